@@ -1,0 +1,1 @@
+// Anchor TU for the shared precompiled header.

@@ -1,0 +1,257 @@
+//===- Elementwise.cpp - Unary math, binary arithmetic, logic, compare ----===//
+//
+// Ops that map one-to-one onto a TOSA elementwise op are one table row each;
+// the generic handlers below check arity, element types and numpy
+// broadcasting (ONNX "multidirectional broadcasting"), then build the op.
+// Since-versions are those from which the op has numpy broadcasting (7 for
+// the arithmetic ops; before that they took `broadcast`/`axis` attributes).
+//
+//===----------------------------------------------------------------------===//
+#include "conversion/onnx-to-tosa/NodeContext.h"
+
+#include <cmath>
+
+using namespace mlir;
+
+namespace onnx_tosa {
+namespace {
+
+using BinaryBuild = Value (TosaBuilder::*)(Value, Value);
+using UnaryBuild = Value (TosaBuilder::*)(Value);
+
+LogicalResult checkBroadcast(NodeContext &ctx, unsigned first, unsigned last) {
+  Shape shape;
+  for (unsigned i = first; i < last; ++i) {
+    std::optional<Shape> next = broadcastShapes(shape, ctx.inputShape(i));
+    if (!next)
+      return ctx.fail("input shapes are not broadcast-compatible (input " +
+                      Twine(i) + " has shape " +
+                      llvm::to_string(ctx.inputType(i)) + ")");
+    shape = *next;
+  }
+  return success();
+}
+
+/// Inputs [0, n) present, of `kind`, of one element type, broadcastable.
+LogicalResult checkOperands(NodeContext &ctx, unsigned n, Elt kind) {
+  if (failed(ctx.requireInputs(n)) || failed(ctx.requireElementType(0, kind)) ||
+      failed(ctx.requireSameElementType(0, n)))
+    return failure();
+  return checkBroadcast(ctx, 0, n);
+}
+
+/// A TOSA op of the same name.
+template <typename OpTy, Elt Kind>
+LegalizeResult unaryOp(NodeContext &ctx) {
+  if (failed(checkOperands(ctx, 1, Kind)))
+    return failure();
+  return Values{ctx.tosa.unary<OpTy>(ctx.input(0))};
+}
+
+/// A TosaBuilder helper.
+template <UnaryBuild Build, Elt Kind>
+LegalizeResult unaryFn(NodeContext &ctx) {
+  if (failed(checkOperands(ctx, 1, Kind)))
+    return failure();
+  return Values{(ctx.tosa.*Build)(ctx.input(0))};
+}
+
+template <BinaryBuild Build, Elt Kind>
+LegalizeResult binaryFn(NodeContext &ctx) {
+  if (failed(checkOperands(ctx, 2, Kind)))
+    return failure();
+  return Values{(ctx.tosa.*Build)(ctx.input(0), ctx.input(1))};
+}
+
+template <typename OpTy, Elt Kind>
+LegalizeResult binaryOp(NodeContext &ctx) {
+  if (failed(checkOperands(ctx, 2, Kind)))
+    return failure();
+  return Values{ctx.tosa.binary<OpTy>(ctx.input(0), ctx.input(1))};
+}
+
+/// A comparison; `Swap` builds b OP a (Less is Greater with swapped inputs).
+template <typename OpTy, bool Swap = false>
+LegalizeResult compareOp(NodeContext &ctx) {
+  if (failed(checkOperands(ctx, 2, Elt::Any)))
+    return failure();
+  Value a = ctx.input(0), b = ctx.input(1);
+  if (Swap)
+    std::swap(a, b);
+  return Values{ctx.tosa.compare<OpTy>(a, b)};
+}
+
+/// Max, Min, Sum, Mean: a left fold over 1..n inputs with broadcasting.
+template <BinaryBuild Build, Elt Kind, bool Mean = false>
+LegalizeResult variadicFn(NodeContext &ctx) {
+  unsigned n = ctx.numInputs();
+  if (n == 0)
+    return ctx.fail("expects at least one input");
+  if (failed(checkOperands(ctx, n, Kind)))
+    return failure();
+  Value acc = ctx.input(0);
+  for (unsigned i = 1; i < n; ++i)
+    acc = (ctx.tosa.*Build)(acc, ctx.input(i));
+  if (n == 1) {
+    // The result must still be a new value of the input's shape.
+    acc = ctx.tosa.unary<tosa::IdentityOp>(acc);
+  }
+  if (Mean && n > 1)
+    acc = ctx.tosa.mul(acc, ctx.tosa.scalarLike(acc, 1.0 / n));
+  return Values{acc};
+}
+
+//===----------------------------------------------------------------------===//
+// Ops with logic
+//===----------------------------------------------------------------------===//
+
+/// Pow(X, Y). TOSA POW is undefined for X < 0 (and X = 0, Y <= 0), but ONNX
+/// defines e.g. (-2)^2 = 4, so constant small integral exponents become
+/// multiplications; other exponents use tosa.pow.
+LegalizeResult pow(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(2)) ||
+      failed(ctx.requireElementType(0, Elt::Float)) ||
+      failed(checkBroadcast(ctx, 0, 2)))
+    return failure();
+  Value x = ctx.input(0), y = ctx.input(1);
+  TosaBuilder &t = ctx.tosa;
+  std::optional<DenseElementsAttr> exponent = ctx.constantInput(1);
+  if (exponent && exponent->isSplat()) {
+    double e = toDoubles(*exponent).front();
+    Value result;
+    if (e == 1)
+      result = t.unary<tosa::IdentityOp>(x);
+    else if (e == 2)
+      result = t.mul(x, x);
+    else if (e == 3)
+      result = t.mul(t.mul(x, x), x);
+    else if (e == 0.5)
+      result = t.sqrt(x);
+    else if (e == -1)
+      result = t.unary<tosa::ReciprocalOp>(x);
+    if (result) {
+      // Y may have a higher rank than X; the result has the broadcast shape.
+      Shape shape = *broadcastShapes(t.shapeOf(x), ctx.inputShape(1));
+      return Values{t.broadcastTo(result, shape)};
+    }
+    y = t.constant(fromDoubles(
+        RankedTensorType::get(ctx.inputShape(1), t.elementTypeOf(x)), {e}));
+  } else if (exponent) {
+    y = t.constant(fromDoubles(
+        RankedTensorType::get(ctx.inputShape(1), t.elementTypeOf(x)),
+        toDoubles(*exponent)));
+  } else if (t.elementTypeOf(y) != t.elementTypeOf(x)) {
+    if (!TosaBuilder::isFloat(y))
+      return ctx.fail("a run-time integer exponent is not supported");
+    y = t.cast(y, t.elementTypeOf(x));
+  }
+  return Values{t.pow(x, y)};
+}
+
+/// Where(cond, X, Y).
+LegalizeResult where(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(3)) ||
+      failed(ctx.requireElementType(0, Elt::Bool)) ||
+      failed(ctx.requireSameElementType(1, 3)) ||
+      failed(checkBroadcast(ctx, 0, 3)))
+    return failure();
+  return Values{ctx.tosa.select(ctx.input(0), ctx.input(1), ctx.input(2))};
+}
+
+/// Sign(X): 1, -1 or 0.
+LegalizeResult sign(NodeContext &ctx) {
+  if (failed(checkOperands(ctx, 1, Elt::Number)))
+    return failure();
+  TosaBuilder &t = ctx.tosa;
+  Value x = ctx.input(0);
+  Value zero = t.scalarLike(x, 0);
+  Value isPos = t.compare<tosa::GreaterOp>(x, zero);
+  Value isNeg = t.compare<tosa::GreaterOp>(zero, x);
+  Value negOrZero =
+      t.select(isNeg, t.scalarLike(x, -1), t.splat(t.shapeOf(x),
+                                                   t.elementTypeOf(x), 0));
+  return Values{t.select(isPos, t.scalarLike(x, 1), negOrZero)};
+}
+
+/// IsNaN(X): X != X.
+LegalizeResult isNaN(NodeContext &ctx) {
+  if (failed(checkOperands(ctx, 1, Elt::Float)))
+    return failure();
+  Value x = ctx.input(0);
+  return Values{ctx.tosa.unary<tosa::LogicalNotOp>(
+      ctx.tosa.compare<tosa::EqualOp>(x, x))};
+}
+
+/// IsInf(X, detect_positive, detect_negative).
+LegalizeResult isInf(NodeContext &ctx) {
+  if (failed(checkOperands(ctx, 1, Elt::Float)))
+    return failure();
+  TosaBuilder &t = ctx.tosa;
+  Value x = ctx.input(0);
+  bool pos = ctx.getInt("detect_positive", 1);
+  bool neg = ctx.getInt("detect_negative", 1);
+  double inf = std::numeric_limits<double>::infinity();
+  Value isPos = t.compare<tosa::EqualOp>(x, t.scalarLike(x, inf));
+  Value isNeg = t.compare<tosa::EqualOp>(x, t.scalarLike(x, -inf));
+  if (pos && neg)
+    return Values{t.binary<tosa::LogicalOrOp>(isPos, isNeg)};
+  if (pos)
+    return Values{isPos};
+  if (neg)
+    return Values{isNeg};
+  return Values{t.splat(t.shapeOf(x), t.getBuilder().getI1Type(), 0)};
+}
+
+const OpLegalization kElementwise[] = {
+    // Unary math.
+    {"Abs", 6, unaryOp<tosa::AbsOp, Elt::Number>},
+    {"Neg", 6, unaryFn<&TosaBuilder::negate, Elt::Number>},
+    {"Exp", 6, unaryOp<tosa::ExpOp, Elt::Float>},
+    {"Log", 6, unaryOp<tosa::LogOp, Elt::Float>},
+    {"Sqrt", 6, unaryFn<&TosaBuilder::sqrt, Elt::Float>},
+    {"Reciprocal", 6, unaryOp<tosa::ReciprocalOp, Elt::Float>},
+    {"Floor", 6, unaryOp<tosa::FloorOp, Elt::Float>},
+    {"Ceil", 6, unaryOp<tosa::CeilOp, Elt::Float>},
+    {"Erf", 9, unaryOp<tosa::ErfOp, Elt::Float>},
+    {"Sin", 7, unaryOp<tosa::SinOp, Elt::Float>},
+    {"Cos", 7, unaryOp<tosa::CosOp, Elt::Float>},
+    {"Sigmoid", 6, unaryOp<tosa::SigmoidOp, Elt::Float>},
+    {"Tanh", 6, unaryOp<tosa::TanhOp, Elt::Float>},
+    {"Sign", 9, sign},
+    {"IsNaN", 9, isNaN},
+    {"IsInf", 10, isInf},
+    // Binary arithmetic.
+    {"Add", 7, binaryFn<&TosaBuilder::add, Elt::Number>},
+    {"Sub", 7, binaryFn<&TosaBuilder::sub, Elt::Number>},
+    {"Mul", 7, binaryFn<&TosaBuilder::mul, Elt::Number>},
+    {"Div", 7, binaryFn<&TosaBuilder::div, Elt::Number>},
+    {"Pow", 7, pow},
+    // Variadic (numpy broadcasting from 8; 6 required equal shapes, a
+    // subset).
+    {"Max", 6, variadicFn<&TosaBuilder::maximum, Elt::Number>},
+    {"Min", 6, variadicFn<&TosaBuilder::minimum, Elt::Number>},
+    {"Sum", 6, variadicFn<&TosaBuilder::add, Elt::Number>},
+    {"Mean", 6, variadicFn<&TosaBuilder::add, Elt::Float, /*Mean=*/true>},
+    // Comparisons.
+    {"Equal", 7, compareOp<tosa::EqualOp>},
+    {"Greater", 7, compareOp<tosa::GreaterOp>},
+    {"Less", 7, compareOp<tosa::GreaterOp, /*Swap=*/true>},
+    {"GreaterOrEqual", 12, compareOp<tosa::GreaterEqualOp>},
+    {"LessOrEqual", 12, compareOp<tosa::GreaterEqualOp, /*Swap=*/true>},
+    // Logic.
+    {"Not", 1, unaryOp<tosa::LogicalNotOp, Elt::Bool>},
+    {"And", 7, binaryOp<tosa::LogicalAndOp, Elt::Bool>},
+    {"Or", 7, binaryOp<tosa::LogicalOrOp, Elt::Bool>},
+    {"Xor", 7, binaryOp<tosa::LogicalXorOp, Elt::Bool>},
+    {"BitwiseNot", 18, unaryOp<tosa::BitwiseNotOp, Elt::Int>},
+    {"BitwiseAnd", 18, binaryOp<tosa::BitwiseAndOp, Elt::Int>},
+    {"BitwiseOr", 18, binaryOp<tosa::BitwiseOrOp, Elt::Int>},
+    {"BitwiseXor", 18, binaryOp<tosa::BitwiseXorOp, Elt::Int>},
+    {"Where", 9, where},
+};
+
+} // namespace
+
+ArrayRef<OpLegalization> getElementwiseLegalizations() { return kElementwise; }
+
+} // namespace onnx_tosa

@@ -1,0 +1,154 @@
+//===- NodeContext.cpp - What a legalization sees of one ONNX node --------===//
+#include "conversion/onnx-to-tosa/NodeContext.h"
+
+using namespace mlir;
+
+namespace onnx_tosa {
+
+NodeContext::NodeContext(OpBuilder &builder, onnx::NodeOp node)
+    : tosa(builder, node.getLoc()), node(node) {}
+
+Value NodeContext::input(unsigned i) const {
+  if (i >= numInputs())
+    return {};
+  Value v = node.getInputs()[i];
+  if (isa<NoneType>(v.getType()))
+    return {};
+  return v;
+}
+
+RankedTensorType NodeContext::inputType(unsigned i) const {
+  return cast<RankedTensorType>(input(i).getType());
+}
+
+ArrayRef<int64_t> NodeContext::inputShape(unsigned i) const {
+  return inputType(i).getShape();
+}
+
+std::optional<DenseElementsAttr> NodeContext::constantInput(unsigned i) const {
+  return TosaBuilder::constantValue(input(i));
+}
+
+std::optional<SmallVector<int64_t>> NodeContext::constantInts(unsigned i) const {
+  std::optional<DenseElementsAttr> attr = constantInput(i);
+  if (!attr || !isa<IntegerType>(attr->getElementType()))
+    return std::nullopt;
+  return toInts(*attr);
+}
+
+bool NodeContext::outputUsed(unsigned i) const {
+  return i < numOutputs() && !node.getOutputs()[i].use_empty();
+}
+
+Attribute NodeContext::getAttr(StringRef name) const {
+  return node.getAttrs().get(name);
+}
+
+bool NodeContext::hasAttr(StringRef name) const {
+  return static_cast<bool>(getAttr(name));
+}
+
+int64_t NodeContext::getInt(StringRef name, int64_t dflt) const {
+  if (auto a = dyn_cast_or_null<IntegerAttr>(getAttr(name)))
+    return a.getInt();
+  return dflt;
+}
+
+float NodeContext::getFloat(StringRef name, float dflt) const {
+  if (auto a = dyn_cast_or_null<FloatAttr>(getAttr(name)))
+    return static_cast<float>(a.getValueAsDouble());
+  return dflt;
+}
+
+std::string NodeContext::getString(StringRef name, StringRef dflt) const {
+  if (auto a = dyn_cast_or_null<StringAttr>(getAttr(name)))
+    return a.str();
+  return dflt.str();
+}
+
+SmallVector<int64_t> NodeContext::getInts(StringRef name,
+                                          ArrayRef<int64_t> dflt) const {
+  if (auto a = dyn_cast_or_null<DenseI64ArrayAttr>(getAttr(name)))
+    return SmallVector<int64_t>(a.asArrayRef());
+  return SmallVector<int64_t>(dflt);
+}
+
+SmallVector<float> NodeContext::getFloats(StringRef name,
+                                          ArrayRef<float> dflt) const {
+  if (auto a = dyn_cast_or_null<DenseF32ArrayAttr>(getAttr(name)))
+    return SmallVector<float>(a.asArrayRef());
+  return SmallVector<float>(dflt);
+}
+
+bool accepts(Elt kind, Type t) {
+  switch (kind) {
+  case Elt::Float:
+    return isa<FloatType>(t);
+  case Elt::Number:
+    return isa<FloatType>(t) || (t.isSignlessInteger() && !t.isInteger(1));
+  case Elt::Int:
+    return t.isSignlessInteger() && !t.isInteger(1);
+  case Elt::Bool:
+    return t.isInteger(1);
+  case Elt::Any:
+    return true;
+  }
+  return false;
+}
+
+static StringRef describe(Elt kind) {
+  switch (kind) {
+  case Elt::Float:
+    return "a floating-point";
+  case Elt::Number:
+    return "a numeric";
+  case Elt::Int:
+    return "an integer";
+  case Elt::Bool:
+    return "a boolean";
+  case Elt::Any:
+    return "any";
+  }
+  return "";
+}
+
+LogicalResult NodeContext::requireInputs(unsigned n) {
+  for (unsigned i = 0; i < n; ++i)
+    if (!hasInput(i))
+      return fail("input " + Twine(i) + " is required");
+  return success();
+}
+
+LogicalResult NodeContext::requireElementType(unsigned i, Elt kind) {
+  Type elt = inputType(i).getElementType();
+  if (accepts(kind, elt))
+    return success();
+  return fail("input " + Twine(i) + " has element type " +
+              llvm::to_string(elt) + "; " + describe(kind) +
+              " element type is required");
+}
+
+LogicalResult NodeContext::requireSameElementType(unsigned first,
+                                                  unsigned last) {
+  Type want;
+  for (unsigned i = first; i < last; ++i) {
+    if (!hasInput(i))
+      continue;
+    Type elt = inputType(i).getElementType();
+    if (!want)
+      want = elt;
+    else if (elt != want)
+      return fail("input " + Twine(i) + " has element type " +
+                  llvm::to_string(elt) + " but input " + Twine(first) +
+                  " has " + llvm::to_string(want));
+  }
+  return success();
+}
+
+LogicalResult NodeContext::fail(const Twine &why) {
+  if (reason.empty())
+    reason = why.str();
+  return failure();
+}
+
+} // namespace onnx_tosa

@@ -1,0 +1,124 @@
+//===- NodeContext.h - What a legalization sees of one ONNX node -*- C++ -*-===//
+//
+// A handler legalizes one onnx.node: it reads inputs and attributes through a
+// NodeContext, builds TOSA through `ctx.tosa`, and returns one value per ONNX
+// output (or a failure whose reason the pass reports with the node's name).
+//
+//===----------------------------------------------------------------------===//
+#ifndef ONNX_TOSA_CONVERSION_NODECONTEXT_H
+#define ONNX_TOSA_CONVERSION_NODECONTEXT_H
+
+#include "conversion/onnx-to-tosa/TosaBuilder.h"
+#include "frontend/onnx-import/OnnxDialect.h"
+
+#include "llvm/ADT/Twine.h"
+
+#include <string>
+
+namespace onnx_tosa {
+
+using Values = llvm::SmallVector<mlir::Value>;
+
+/// Element types an op accepts (checked before building anything).
+enum class Elt {
+  Float,  ///< f16, bf16, f32
+  Number, ///< signless integers and floats
+  Int,    ///< signless integers other than i1
+  Bool,   ///< i1
+  Any,
+};
+bool accepts(Elt kind, mlir::Type elementType);
+/// A handler's result: one value per ONNX output it produces.
+using LegalizeResult = mlir::FailureOr<Values>;
+
+class NodeContext {
+public:
+  NodeContext(mlir::OpBuilder &builder, onnx::NodeOp node);
+
+  onnx::NodeOp getNode() const { return node; }
+  mlir::Location getLoc() const { return node.getLoc(); }
+  llvm::StringRef getOpType() const { return node.getOpType(); }
+  int64_t getOpset() const { return node.getOpset(); }
+
+  //--- Inputs ---------------------------------------------------------------
+
+  /// Number of inputs the node lists (absent optional inputs included).
+  unsigned numInputs() const { return node.getInputs().size(); }
+  /// Input `i`, or a null Value when it is absent (past the end or
+  /// onnx.none).
+  mlir::Value input(unsigned i) const;
+  bool hasInput(unsigned i) const { return static_cast<bool>(input(i)); }
+  /// The static type / shape of a present input.
+  mlir::RankedTensorType inputType(unsigned i) const;
+  llvm::ArrayRef<int64_t> inputShape(unsigned i) const;
+  int64_t inputRank(unsigned i) const { return inputShape(i).size(); }
+  /// The data of input `i` when it is (after legalization) a tosa.const.
+  std::optional<mlir::DenseElementsAttr> constantInput(unsigned i) const;
+  /// Integer data of a constant input (shapes, axes, pads...).
+  std::optional<llvm::SmallVector<int64_t>> constantInts(unsigned i) const;
+
+  /// Number of outputs the node declares.
+  unsigned numOutputs() const { return node.getOutputs().size(); }
+  /// Whether output `i` exists and is read by anything.
+  bool outputUsed(unsigned i) const;
+
+  /// Fails unless inputs 0..n-1 are present.
+  mlir::LogicalResult requireInputs(unsigned n);
+  /// Fails unless present input `i` has an element type of `kind`.
+  mlir::LogicalResult requireElementType(unsigned i, Elt kind);
+  /// Fails unless all present inputs in [first, last) share one element type.
+  mlir::LogicalResult requireSameElementType(unsigned first, unsigned last);
+
+  //--- Attributes (with ONNX defaults) ---------------------------------------
+
+  bool hasAttr(llvm::StringRef name) const;
+  int64_t getInt(llvm::StringRef name, int64_t dflt) const;
+  float getFloat(llvm::StringRef name, float dflt) const;
+  std::string getString(llvm::StringRef name, llvm::StringRef dflt) const;
+  llvm::SmallVector<int64_t> getInts(llvm::StringRef name,
+                                     llvm::ArrayRef<int64_t> dflt = {}) const;
+  llvm::SmallVector<float> getFloats(llvm::StringRef name,
+                                     llvm::ArrayRef<float> dflt = {}) const;
+  /// The raw attribute (TENSOR attributes, etc.); null when absent.
+  mlir::Attribute getAttr(llvm::StringRef name) const;
+
+  //--- Results and errors ----------------------------------------------------
+
+  /// Records why the node cannot be legalized; `return ctx.fail(...)`.
+  mlir::LogicalResult fail(const llvm::Twine &reason);
+  const std::string &getFailureReason() const { return reason; }
+
+  /// Builds TOSA before the node.
+  TosaBuilder tosa;
+
+private:
+  onnx::NodeOp node;
+  std::string reason;
+};
+
+/// Signature of a legalization.
+using Handler = LegalizeResult (*)(NodeContext &);
+
+/// One row of a family's table: the handler used for `opType` in `domain`
+/// from opset `sinceVersion` on (until a row with a larger since-version).
+struct OpLegalization {
+  llvm::StringLiteral opType;
+  int64_t sinceVersion;
+  Handler handler;
+  llvm::StringLiteral domain = ""; ///< "" is the default domain ai.onnx
+};
+
+// The tables, one per op family (one source file each).
+llvm::ArrayRef<OpLegalization> getElementwiseLegalizations();
+llvm::ArrayRef<OpLegalization> getActivationLegalizations();
+llvm::ArrayRef<OpLegalization> getMatMulLegalizations();
+llvm::ArrayRef<OpLegalization> getConvLegalizations();
+llvm::ArrayRef<OpLegalization> getPoolLegalizations();
+llvm::ArrayRef<OpLegalization> getNormalizationLegalizations();
+llvm::ArrayRef<OpLegalization> getReductionLegalizations();
+llvm::ArrayRef<OpLegalization> getTensorLegalizations();
+llvm::ArrayRef<OpLegalization> getShapeLegalizations();
+
+} // namespace onnx_tosa
+
+#endif // ONNX_TOSA_CONVERSION_NODECONTEXT_H

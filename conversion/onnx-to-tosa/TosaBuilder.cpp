@@ -1,0 +1,560 @@
+//===- TosaBuilder.cpp - Compact creation of TOSA ops ---------------------===//
+#include "conversion/onnx-to-tosa/TosaBuilder.h"
+
+#include "llvm/ADT/APFloat.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+
+namespace onnx_tosa {
+
+//===----------------------------------------------------------------------===//
+// Shape arithmetic
+//===----------------------------------------------------------------------===//
+
+int64_t product(ArrayRef<int64_t> dims) {
+  int64_t p = 1;
+  for (int64_t d : dims)
+    p *= d;
+  return p;
+}
+
+std::optional<Shape> broadcastShapes(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
+  size_t rank = std::max(a.size(), b.size());
+  Shape pa = prependOnes(a, rank - a.size());
+  Shape pb = prependOnes(b, rank - b.size());
+  Shape out(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    if (pa[i] != pb[i] && pa[i] != 1 && pb[i] != 1)
+      return std::nullopt;
+    out[i] = pa[i] == 1 ? pb[i] : pa[i];
+  }
+  return out;
+}
+
+std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank) {
+  if (axis < -rank || axis >= rank)
+    return std::nullopt;
+  return axis < 0 ? axis + rank : axis;
+}
+
+Shape prependOnes(ArrayRef<int64_t> shape, int64_t count) {
+  Shape out(count, 1);
+  out.append(shape.begin(), shape.end());
+  return out;
+}
+
+//===----------------------------------------------------------------------===//
+// Compile-time constant data
+//===----------------------------------------------------------------------===//
+
+SmallVector<double> toDoubles(DenseElementsAttr attr) {
+  SmallVector<double> out;
+  out.reserve(attr.getNumElements());
+  Type elt = attr.getElementType();
+  if (isa<FloatType>(elt)) {
+    for (APFloat f : attr.getValues<APFloat>()) {
+      bool losesInfo;
+      f.convert(APFloat::IEEEdouble(), APFloat::rmNearestTiesToEven,
+                &losesInfo);
+      out.push_back(f.convertToDouble());
+    }
+    return out;
+  }
+  for (int64_t v : toInts(attr))
+    out.push_back(static_cast<double>(v));
+  return out;
+}
+
+SmallVector<int64_t> toInts(DenseElementsAttr attr) {
+  SmallVector<int64_t> out;
+  out.reserve(attr.getNumElements());
+  auto intType = cast<IntegerType>(attr.getElementType());
+  bool zext = intType.isUnsigned() || intType.getWidth() == 1;
+  for (const APInt &v : attr.getValues<APInt>())
+    out.push_back(zext ? static_cast<int64_t>(v.getZExtValue())
+                       : v.getSExtValue());
+  return out;
+}
+
+static Attribute scalarAttr(Type elt, double value) {
+  if (auto ft = dyn_cast<FloatType>(elt)) {
+    APFloat f(value);
+    bool losesInfo;
+    f.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven,
+              &losesInfo);
+    return FloatAttr::get(elt, f);
+  }
+  auto it = cast<IntegerType>(elt);
+  if (it.getWidth() == 1)
+    return BoolAttr::get(elt.getContext(), value != 0);
+  return IntegerAttr::get(
+      elt, APInt(it.getWidth(), static_cast<uint64_t>(
+                                    static_cast<int64_t>(value)),
+                 /*isSigned=*/true, /*implicitTrunc=*/true));
+}
+
+DenseElementsAttr fromDoubles(RankedTensorType type, ArrayRef<double> values) {
+  Type elt = type.getElementType();
+  if (!isa<FloatType>(elt)) {
+    SmallVector<int64_t> ints;
+    for (double v : values)
+      ints.push_back(static_cast<int64_t>(v));
+    return fromInts(type, ints);
+  }
+  auto sem = &cast<FloatType>(elt).getFloatSemantics();
+  SmallVector<APFloat> floats;
+  floats.reserve(values.size());
+  for (double v : values) {
+    APFloat f(v);
+    bool losesInfo;
+    f.convert(*sem, APFloat::rmNearestTiesToEven, &losesInfo);
+    floats.push_back(f);
+  }
+  return DenseElementsAttr::get(type, floats);
+}
+
+DenseElementsAttr fromInts(RankedTensorType type, ArrayRef<int64_t> values) {
+  Type elt = type.getElementType();
+  if (isa<FloatType>(elt)) {
+    SmallVector<double> ds(values.begin(), values.end());
+    return fromDoubles(type, ds);
+  }
+  unsigned width = cast<IntegerType>(elt).getWidth();
+  if (width == 1) {
+    SmallVector<bool> bools;
+    for (int64_t v : values)
+      bools.push_back(v != 0);
+    return DenseElementsAttr::get(type, bools);
+  }
+  SmallVector<APInt> ints;
+  ints.reserve(values.size());
+  for (int64_t v : values)
+    ints.push_back(APInt(width, static_cast<uint64_t>(v), /*isSigned=*/true,
+                         /*implicitTrunc=*/true));
+  return DenseElementsAttr::get(type, ints);
+}
+
+namespace {
+/// Element-wise access to constant data as bytes (booleans unpacked to one
+/// byte each), so that rearrangements work for every element type.
+struct RawElements {
+  explicit RawElements(DenseElementsAttr attr) : splat(attr.isSplat()) {
+    if (attr.getElementType().isInteger(1)) {
+      isBool = true;
+      eltBytes = 1;
+      for (bool v : attr.getValues<bool>()) {
+        bytes.push_back(v);
+        if (splat)
+          break;
+      }
+    } else {
+      eltBytes = (attr.getElementType().getIntOrFloatBitWidth() + 7) / 8;
+      ArrayRef<char> raw = attr.getRawData();
+      bytes.assign(raw.begin(), raw.end());
+    }
+  }
+  const char *element(int64_t linear) const {
+    return bytes.data() + (splat ? 0 : linear) * eltBytes;
+  }
+  SmallVector<char> bytes;
+  size_t eltBytes = 0;
+  bool isBool = false;
+  bool splat;
+};
+} // namespace
+
+/// Builds constant data of `outType` where output element at multi-index
+/// `idx` is element `src(idx).second` of source `src(idx).first`.
+static DenseElementsAttr
+remapElements(ArrayRef<DenseElementsAttr> sources, RankedTensorType outType,
+              function_ref<std::pair<unsigned, int64_t>(ArrayRef<int64_t>)>
+                  src) {
+  SmallVector<RawElements> raws;
+  for (DenseElementsAttr s : sources)
+    raws.emplace_back(s);
+  size_t eltBytes = raws.front().eltBytes;
+  int64_t count = outType.getNumElements();
+  ArrayRef<int64_t> shape = outType.getShape();
+  SmallVector<char> out(count * eltBytes);
+  Shape idx(shape.size(), 0);
+  for (int64_t linear = 0; linear < count; ++linear) {
+    auto [which, from] = src(idx);
+    std::memcpy(out.data() + linear * eltBytes, raws[which].element(from),
+                eltBytes);
+    for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+      if (++idx[d] < shape[d])
+        break;
+      idx[d] = 0;
+    }
+  }
+  if (raws.front().isBool) {
+    SmallVector<bool> bools(out.begin(), out.end());
+    return DenseElementsAttr::get(outType, bools);
+  }
+  return DenseElementsAttr::getFromRawBuffer(outType, out);
+}
+
+/// Row-major strides of `shape`.
+static Shape stridesOf(ArrayRef<int64_t> shape) {
+  Shape strides(shape.size(), 1);
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 2; d >= 0; --d)
+    strides[d] = strides[d + 1] * shape[d + 1];
+  return strides;
+}
+
+DenseElementsAttr transposeAttr(DenseElementsAttr attr,
+                                ArrayRef<int64_t> perm) {
+  auto inType = cast<RankedTensorType>(attr.getType());
+  Shape outShape;
+  for (int64_t p : perm)
+    outShape.push_back(inType.getDimSize(p));
+  auto outType = RankedTensorType::get(outShape, inType.getElementType());
+  if (attr.isSplat())
+    return attr.resizeSplat(outType);
+  Shape inStrides = stridesOf(inType.getShape());
+  return remapElements({attr}, outType, [&](ArrayRef<int64_t> idx) {
+    int64_t from = 0;
+    for (size_t i = 0; i < perm.size(); ++i)
+      from += idx[i] * inStrides[perm[i]];
+    return std::make_pair(0u, from);
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// TosaBuilder: types and constants
+//===----------------------------------------------------------------------===//
+
+RankedTensorType TosaBuilder::typeOf(Value v) {
+  return cast<RankedTensorType>(v.getType());
+}
+ArrayRef<int64_t> TosaBuilder::shapeOf(Value v) { return typeOf(v).getShape(); }
+Type TosaBuilder::elementTypeOf(Value v) { return typeOf(v).getElementType(); }
+int64_t TosaBuilder::rankOf(Value v) { return typeOf(v).getRank(); }
+bool TosaBuilder::isFloat(Value v) { return isa<FloatType>(elementTypeOf(v)); }
+
+Value TosaBuilder::constant(ElementsAttr values) {
+  return tosa::ConstOp::create(b, loc, values.getType(), values);
+}
+
+Value TosaBuilder::splat(ArrayRef<int64_t> shape, Type elementType,
+                         double value) {
+  auto type = RankedTensorType::get(shape, elementType);
+  return constant(DenseElementsAttr::get(type, scalarAttr(elementType, value)));
+}
+
+Value TosaBuilder::scalarLike(Value like, double value) {
+  return splat(Shape(rankOf(like), 1), elementTypeOf(like), value);
+}
+
+Value TosaBuilder::zeroPoint(Type elementType) {
+  return splat({1}, elementType, 0);
+}
+
+Value TosaBuilder::constShape(ArrayRef<int64_t> values) {
+  auto attrType = RankedTensorType::get({static_cast<int64_t>(values.size())},
+                                        b.getIndexType());
+  auto shapeType = tosa::shapeType::get(b.getContext(), values.size());
+  return tosa::ConstShapeOp::create(
+      b, loc, shapeType, DenseIntElementsAttr::get(attrType, values));
+}
+
+std::optional<DenseElementsAttr> TosaBuilder::constantValue(Value v) {
+  if (!v)
+    return std::nullopt;
+  auto op = v.getDefiningOp<tosa::ConstOp>();
+  if (!op)
+    return std::nullopt;
+  if (auto dense = dyn_cast<DenseElementsAttr>(op.getValues()))
+    return dense;
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Data layout
+//===----------------------------------------------------------------------===//
+
+Value TosaBuilder::reshape(Value v, ArrayRef<int64_t> shape) {
+  if (shapeOf(v) == shape)
+    return v;
+  auto type = RankedTensorType::get(shape, elementTypeOf(v));
+  if (auto attr = constantValue(v))
+    return constant(attr->reshape(type));
+  return tosa::ReshapeOp::create(b, loc, type, v, constShape(shape));
+}
+
+Value TosaBuilder::transpose(Value v, ArrayRef<int64_t> perm) {
+  bool identity = llvm::all_of(llvm::enumerate(perm), [](auto p) {
+    return p.value() == static_cast<int64_t>(p.index());
+  });
+  if (identity)
+    return v;
+  if (auto attr = constantValue(v))
+    return constant(transposeAttr(*attr, perm));
+  Shape shape;
+  for (int64_t p : perm)
+    shape.push_back(shapeOf(v)[p]);
+  SmallVector<int32_t> perms(perm.begin(), perm.end());
+  return tosa::TransposeOp::create(
+      b, loc, RankedTensorType::get(shape, elementTypeOf(v)), v, perms);
+}
+
+Value TosaBuilder::slice(Value v, ArrayRef<int64_t> start,
+                         ArrayRef<int64_t> size) {
+  if (shapeOf(v) == size)
+    return v;
+  auto type = RankedTensorType::get(size, elementTypeOf(v));
+  if (auto attr = constantValue(v)) {
+    if (attr->isSplat())
+      return constant(attr->resizeSplat(type));
+    Shape strides = stridesOf(shapeOf(v));
+    return constant(remapElements({*attr}, type, [&](ArrayRef<int64_t> idx) {
+      int64_t from = 0;
+      for (size_t i = 0; i < idx.size(); ++i)
+        from += (idx[i] + start[i]) * strides[i];
+      return std::make_pair(0u, from);
+    }));
+  }
+  return tosa::SliceOp::create(b, loc, type, v, constShape(start),
+                               constShape(size));
+}
+
+Value TosaBuilder::sliceAxis(Value v, int64_t axis, int64_t start,
+                             int64_t size) {
+  Shape starts(rankOf(v), 0);
+  Shape sizes(shapeOf(v));
+  starts[axis] = start;
+  sizes[axis] = size;
+  return slice(v, starts, sizes);
+}
+
+Value TosaBuilder::pad(Value v, ArrayRef<int64_t> lowHigh, double value) {
+  if (llvm::all_of(lowHigh, [](int64_t p) { return p == 0; }))
+    return v;
+  Shape shape(shapeOf(v));
+  for (size_t i = 0; i < shape.size(); ++i)
+    shape[i] += lowHigh[2 * i] + lowHigh[2 * i + 1];
+  Value padConst = splat({1}, elementTypeOf(v), value);
+  return tosa::PadOp::create(b, loc,
+                             RankedTensorType::get(shape, elementTypeOf(v)), v,
+                             constShape(lowHigh), padConst);
+}
+
+Value TosaBuilder::concat(ValueRange values, int64_t axis) {
+  if (values.size() == 1)
+    return values.front();
+  Shape shape(shapeOf(values.front()));
+  shape[axis] = 0;
+  SmallVector<DenseElementsAttr> attrs;
+  for (Value v : values) {
+    shape[axis] += shapeOf(v)[axis];
+    if (auto attr = constantValue(v))
+      attrs.push_back(*attr);
+  }
+  auto type = RankedTensorType::get(shape, elementTypeOf(values.front()));
+  if (attrs.size() == values.size()) {
+    // Fold: find the source along `axis`, keep the other coordinates.
+    return constant(remapElements(attrs, type, [&](ArrayRef<int64_t> idx) {
+      int64_t along = idx[axis];
+      unsigned which = 0;
+      while (along >= shapeOf(values[which])[axis])
+        along -= shapeOf(values[which++])[axis];
+      Shape strides = stridesOf(shapeOf(values[which]));
+      int64_t from = 0;
+      for (size_t i = 0; i < idx.size(); ++i)
+        from += (static_cast<int64_t>(i) == axis ? along : idx[i]) * strides[i];
+      return std::make_pair(which, from);
+    }));
+  }
+  return tosa::ConcatOp::create(b, loc, type, values,
+                                static_cast<uint32_t>(axis));
+}
+
+Value TosaBuilder::tile(Value v, ArrayRef<int64_t> multiples) {
+  if (llvm::all_of(multiples, [](int64_t m) { return m == 1; }))
+    return v;
+  Shape shape(shapeOf(v));
+  for (size_t i = 0; i < shape.size(); ++i)
+    shape[i] *= multiples[i];
+  auto type = RankedTensorType::get(shape, elementTypeOf(v));
+  if (auto attr = constantValue(v)) {
+    if (attr->isSplat())
+      return constant(attr->resizeSplat(type));
+    ArrayRef<int64_t> inShape = shapeOf(v);
+    Shape strides = stridesOf(inShape);
+    return constant(remapElements({*attr}, type, [&](ArrayRef<int64_t> idx) {
+      int64_t from = 0;
+      for (size_t i = 0; i < idx.size(); ++i)
+        from += (idx[i] % inShape[i]) * strides[i];
+      return std::make_pair(0u, from);
+    }));
+  }
+  return tosa::TileOp::create(b, loc, type, v, constShape(multiples));
+}
+
+Value TosaBuilder::reverse(Value v, int64_t axis) {
+  if (shapeOf(v)[axis] == 1)
+    return v;
+  return tosa::ReverseOp::create(b, loc, v.getType(), v,
+                                 static_cast<uint32_t>(axis));
+}
+
+Value TosaBuilder::expandRank(Value v, int64_t rank) {
+  if (rankOf(v) >= rank)
+    return v;
+  return reshape(v, prependOnes(shapeOf(v), rank - rankOf(v)));
+}
+
+Value TosaBuilder::broadcastTo(Value v, ArrayRef<int64_t> shape) {
+  v = expandRank(v, shape.size());
+  Shape multiples;
+  for (auto [have, want] : llvm::zip_equal(shapeOf(v), shape))
+    multiples.push_back(have == want ? 1 : want);
+  return tile(v, multiples);
+}
+
+void TosaBuilder::equalizeRanks(Value &a, Value &c) {
+  int64_t rank = std::max(rankOf(a), rankOf(c));
+  a = expandRank(a, rank);
+  c = expandRank(c, rank);
+}
+
+void TosaBuilder::equalizeRanks(Value &a, Value &c, Value &d) {
+  int64_t rank = std::max({rankOf(a), rankOf(c), rankOf(d)});
+  a = expandRank(a, rank);
+  c = expandRank(c, rank);
+  d = expandRank(d, rank);
+}
+
+Value TosaBuilder::cast(Value v, Type elementType) {
+  if (elementTypeOf(v) == elementType)
+    return v;
+  return tosa::CastOp::create(
+      b, loc, RankedTensorType::get(shapeOf(v), elementType), v);
+}
+
+Value TosaBuilder::toChannelsLast(Value v) {
+  int64_t rank = rankOf(v);
+  Shape perm{0};
+  for (int64_t d = 2; d < rank; ++d)
+    perm.push_back(d);
+  perm.push_back(1);
+  return transpose(v, perm);
+}
+
+Value TosaBuilder::toChannelsFirst(Value v) {
+  int64_t rank = rankOf(v);
+  Shape perm{0, rank - 1};
+  for (int64_t d = 1; d < rank - 1; ++d)
+    perm.push_back(d);
+  return transpose(v, perm);
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+RankedTensorType TosaBuilder::broadcastType(Value a, Value c,
+                                            Type elementType) {
+  std::optional<Shape> shape = broadcastShapes(shapeOf(a), shapeOf(c));
+  assert(shape && "operands must be broadcast-compatible");
+  return RankedTensorType::get(*shape, elementType);
+}
+
+Value TosaBuilder::add(Value a, Value c) { return binary<tosa::AddOp>(a, c); }
+Value TosaBuilder::sub(Value a, Value c) { return binary<tosa::SubOp>(a, c); }
+Value TosaBuilder::maximum(Value a, Value c) {
+  return binary<tosa::MaximumOp>(a, c);
+}
+Value TosaBuilder::minimum(Value a, Value c) {
+  return binary<tosa::MinimumOp>(a, c);
+}
+Value TosaBuilder::pow(Value a, Value c) { return binary<tosa::PowOp>(a, c); }
+
+Value TosaBuilder::mul(Value a, Value c) {
+  equalizeRanks(a, c);
+  Value shift = splat({1}, b.getI8Type(), 0);
+  return tosa::MulOp::create(b, loc, broadcastType(a, c, elementTypeOf(a)), a,
+                             c, shift);
+}
+
+Value TosaBuilder::div(Value a, Value c) {
+  if (isFloat(a))
+    return mul(a, unary<tosa::ReciprocalOp>(c));
+  Type elt = elementTypeOf(a);
+  if (elt.getIntOrFloatBitWidth() >= 32)
+    return binary<tosa::IntDivOp>(a, c);
+  Value wide = binary<tosa::IntDivOp>(cast(a, b.getI32Type()),
+                                      cast(c, b.getI32Type()));
+  return cast(wide, elt);
+}
+
+Value TosaBuilder::select(Value cond, Value onTrue, Value onFalse) {
+  equalizeRanks(cond, onTrue, onFalse);
+  Shape shape = *broadcastShapes(shapeOf(cond), shapeOf(onTrue));
+  shape = *broadcastShapes(shape, shapeOf(onFalse));
+  return tosa::SelectOp::create(
+      b, loc, RankedTensorType::get(shape, elementTypeOf(onTrue)), cond,
+      onTrue, onFalse);
+}
+
+Value TosaBuilder::negate(Value v) {
+  Value zp = zeroPoint(elementTypeOf(v));
+  return tosa::NegateOp::create(b, loc, v.getType(), v, zp, zp);
+}
+
+Value TosaBuilder::sqrt(Value v) {
+  return unary<tosa::ReciprocalOp>(unary<tosa::RsqrtOp>(v));
+}
+
+Value TosaBuilder::clamp(Value v, double lo, double hi) {
+  Type elt = elementTypeOf(v);
+  Attribute loAttr, hiAttr;
+  if (isa<FloatType>(elt)) {
+    loAttr = b.getFloatAttr(elt, lo);
+    hiAttr = b.getFloatAttr(elt, hi);
+  } else {
+    unsigned width = elt.getIntOrFloatBitWidth();
+    double minV = -std::ldexp(1.0, width - 1);
+    double maxV = std::ldexp(1.0, width - 1) - 1;
+    loAttr = b.getIntegerAttr(elt, static_cast<int64_t>(std::max(lo, minV)));
+    hiAttr = b.getIntegerAttr(elt, static_cast<int64_t>(std::min(hi, maxV)));
+  }
+  return tosa::ClampOp::create(b, loc, v.getType(), v, loAttr, hiAttr);
+}
+
+//===----------------------------------------------------------------------===//
+// Linear algebra and reductions
+//===----------------------------------------------------------------------===//
+
+Value TosaBuilder::matmul(Value a, Value c) {
+  Type elt = elementTypeOf(a);
+  Type outElt = elt;
+  if (!isa<FloatType>(elt))
+    outElt = b.getIntegerType(elt.getIntOrFloatBitWidth() == 16 ? 48 : 32);
+  auto type = RankedTensorType::get(
+      {shapeOf(a)[0], shapeOf(a)[1], shapeOf(c)[2]}, outElt);
+  return tosa::MatMulOp::create(b, loc, type, a, c, zeroPoint(elt),
+                                zeroPoint(elementTypeOf(c)));
+}
+
+Value TosaBuilder::reduceSum(Value v, ArrayRef<int64_t> axes) {
+  return reduce<tosa::ReduceSumOp>(v, axes);
+}
+
+Value TosaBuilder::reduceMax(Value v, ArrayRef<int64_t> axes) {
+  return reduce<tosa::ReduceMaxOp>(v, axes);
+}
+
+Value TosaBuilder::reduceMean(Value v, ArrayRef<int64_t> axes) {
+  int64_t count = 1;
+  for (int64_t axis : axes)
+    count *= shapeOf(v)[axis];
+  Value sum = reduceSum(v, axes);
+  return mul(sum, scalarLike(sum, 1.0 / static_cast<double>(count)));
+}
+
+} // namespace onnx_tosa

@@ -1,0 +1,211 @@
+//===- TosaBuilder.h - Compact creation of TOSA ops -------------*- C++ -*-===//
+//
+// TOSA 1.0 ops are verbose: zero-point operands, a shift operand on mul,
+// shapes as !tosa.shape values, equal ranks for broadcasting, and an explicit
+// static result type on every op. TosaBuilder hides all of that so that a
+// legalization reads like the ONNX spec it implements.
+//
+// Every helper computes its static result type itself (all shapes are static
+// by the time a node is legalized). Data-layout helpers (reshape, transpose,
+// slice, pad, concat, tile) fold when their operand is a tosa.const, so weights
+// are rearranged at compile time and nothing is emitted for them at run time.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ONNX_TOSA_CONVERSION_TOSABUILDER_H
+#define ONNX_TOSA_CONVERSION_TOSABUILDER_H
+
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <optional>
+
+namespace onnx_tosa {
+
+using Shape = llvm::SmallVector<int64_t>;
+
+//===----------------------------------------------------------------------===//
+// Shape arithmetic
+//===----------------------------------------------------------------------===//
+
+/// Product of the dimensions (1 for a scalar).
+int64_t product(llvm::ArrayRef<int64_t> dims);
+
+/// The numpy (multidirectional) broadcast of two shapes; nullopt when a pair
+/// of dimensions is neither equal nor 1.
+std::optional<Shape> broadcastShapes(llvm::ArrayRef<int64_t> a,
+                                     llvm::ArrayRef<int64_t> b);
+
+/// Maps an ONNX axis in [-rank, rank) to [0, rank); nullopt when outside.
+std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank);
+
+/// `shape` with `count` ones prepended.
+Shape prependOnes(llvm::ArrayRef<int64_t> shape, int64_t count);
+
+//===----------------------------------------------------------------------===//
+// Compile-time constant data
+//===----------------------------------------------------------------------===//
+
+/// Element values as doubles / int64 (any float or integer element type).
+llvm::SmallVector<double> toDoubles(mlir::DenseElementsAttr attr);
+llvm::SmallVector<int64_t> toInts(mlir::DenseElementsAttr attr);
+
+/// A tensor of `type` (float, integer or i1 elements) holding `values`,
+/// rounded to nearest-even (floats) or wrapped (integers).
+mlir::DenseElementsAttr fromDoubles(mlir::RankedTensorType type,
+                                    llvm::ArrayRef<double> values);
+mlir::DenseElementsAttr fromInts(mlir::RankedTensorType type,
+                                 llvm::ArrayRef<int64_t> values);
+
+/// Permutes the dimensions of constant data (output dim i = input dim
+/// perm[i]).
+mlir::DenseElementsAttr transposeAttr(mlir::DenseElementsAttr attr,
+                                      llvm::ArrayRef<int64_t> perm);
+
+//===----------------------------------------------------------------------===//
+// TosaBuilder
+//===----------------------------------------------------------------------===//
+
+class TosaBuilder {
+public:
+  TosaBuilder(mlir::OpBuilder &builder, mlir::Location loc)
+      : b(builder), loc(loc) {}
+
+  mlir::OpBuilder &getBuilder() { return b; }
+  mlir::Location getLoc() const { return loc; }
+
+  // Types of values (all are ranked tensors here).
+  static mlir::RankedTensorType typeOf(mlir::Value v);
+  static llvm::ArrayRef<int64_t> shapeOf(mlir::Value v);
+  static mlir::Type elementTypeOf(mlir::Value v);
+  static int64_t rankOf(mlir::Value v);
+  static bool isFloat(mlir::Value v);
+
+  //--- Constants ------------------------------------------------------------
+
+  /// tosa.const holding `values`.
+  mlir::Value constant(mlir::ElementsAttr values);
+  /// A tensor of `shape` filled with `value` (converted to `elementType`).
+  mlir::Value splat(llvm::ArrayRef<int64_t> shape, mlir::Type elementType,
+                    double value);
+  /// `value` as a tensor of `like`'s element type and rank with all
+  /// dimensions 1, ready to broadcast against `like`.
+  mlir::Value scalarLike(mlir::Value like, double value);
+  /// The zero point operand (tensor<1xT> 0) of matmul/conv/pool/negate.
+  mlir::Value zeroPoint(mlir::Type elementType);
+  /// A !tosa.shape value.
+  mlir::Value constShape(llvm::ArrayRef<int64_t> values);
+  /// The data of `v` when it is produced by a tosa.const.
+  static std::optional<mlir::DenseElementsAttr> constantValue(mlir::Value v);
+
+  //--- Data layout (fold on constants) ---------------------------------------
+
+  mlir::Value reshape(mlir::Value v, llvm::ArrayRef<int64_t> shape);
+  /// Output dimension i is input dimension perm[i].
+  mlir::Value transpose(mlir::Value v, llvm::ArrayRef<int64_t> perm);
+  mlir::Value slice(mlir::Value v, llvm::ArrayRef<int64_t> start,
+                    llvm::ArrayRef<int64_t> size);
+  /// Elements [start, start + size) of one axis.
+  mlir::Value sliceAxis(mlir::Value v, int64_t axis, int64_t start,
+                        int64_t size);
+  /// Pads every dimension i by lowHigh[2i] before and lowHigh[2i+1] after
+  /// with `value`.
+  mlir::Value pad(mlir::Value v, llvm::ArrayRef<int64_t> lowHigh,
+                  double value);
+  mlir::Value concat(mlir::ValueRange values, int64_t axis);
+  mlir::Value tile(mlir::Value v, llvm::ArrayRef<int64_t> multiples);
+  mlir::Value reverse(mlir::Value v, int64_t axis);
+  /// Broadcasts `v` (numpy rules) to exactly `shape`.
+  mlir::Value broadcastTo(mlir::Value v, llvm::ArrayRef<int64_t> shape);
+  /// Prepends size-1 dimensions up to `rank`.
+  mlir::Value expandRank(mlir::Value v, int64_t rank);
+  /// Prepends size-1 dimensions to the lower-rank operand(s) (TOSA
+  /// broadcasts only between equal ranks).
+  void equalizeRanks(mlir::Value &a, mlir::Value &b);
+  void equalizeRanks(mlir::Value &a, mlir::Value &b, mlir::Value &c);
+  /// tosa.cast to `elementType` (no-op when already that type).
+  mlir::Value cast(mlir::Value v, mlir::Type elementType);
+
+  /// [N, C, d1, ..., dk] -> [N, d1, ..., dk, C] (NCHW -> NHWC) and back.
+  mlir::Value toChannelsLast(mlir::Value v);
+  mlir::Value toChannelsFirst(mlir::Value v);
+
+  //--- Elementwise (numpy broadcasting, ranks equalized here) ---------------
+
+  /// A binary TOSA op whose result has `a`'s element type.
+  template <typename OpTy>
+  mlir::Value binary(mlir::Value a, mlir::Value c) {
+    equalizeRanks(a, c);
+    return OpTy::create(b, loc, broadcastType(a, c, elementTypeOf(a)), a, c);
+  }
+  /// A comparison: boolean result.
+  template <typename OpTy>
+  mlir::Value compare(mlir::Value a, mlir::Value c) {
+    equalizeRanks(a, c);
+    return OpTy::create(b, loc, broadcastType(a, c, b.getI1Type()), a, c);
+  }
+  /// A unary TOSA op whose result has the operand's type.
+  template <typename OpTy>
+  mlir::Value unary(mlir::Value v) {
+    return OpTy::create(b, loc, v.getType(), v);
+  }
+
+  mlir::Value add(mlir::Value a, mlir::Value c);
+  mlir::Value sub(mlir::Value a, mlir::Value c);
+  /// tosa.mul with a zero shift.
+  mlir::Value mul(mlir::Value a, mlir::Value c);
+  /// a / c: float as a * reciprocal(c) (TOSA 1.0 has no float divide);
+  /// integer as tosa.intdiv (truncates toward zero, as ONNX does), through
+  /// i32 for narrower integers.
+  mlir::Value div(mlir::Value a, mlir::Value c);
+  mlir::Value maximum(mlir::Value a, mlir::Value c);
+  mlir::Value minimum(mlir::Value a, mlir::Value c);
+  mlir::Value pow(mlir::Value a, mlir::Value c);
+  /// cond ? onTrue : onFalse with three-way broadcasting.
+  mlir::Value select(mlir::Value cond, mlir::Value onTrue,
+                     mlir::Value onFalse);
+  mlir::Value negate(mlir::Value v);
+  /// sqrt(x) as reciprocal(rsqrt(x)): TOSA 1.0 has no sqrt; this form keeps
+  /// sqrt(0) = 0 and sqrt(inf) = inf exactly, whereas POW's result is
+  /// undefined for some inputs in the spec.
+  mlir::Value sqrt(mlir::Value v);
+  /// Clamps to [lo, hi] (converted to the element type; +-inf allowed for
+  /// floats, saturated to the type's range for integers).
+  mlir::Value clamp(mlir::Value v, double lo, double hi);
+
+  //--- Linear algebra ---------------------------------------------------------
+
+  /// tosa.matmul of [N, M, K] by [N, K, P].
+  mlir::Value matmul(mlir::Value a, mlir::Value c);
+
+  //--- Reductions (reduced dimensions kept as 1) -----------------------------
+
+  template <typename OpTy>
+  mlir::Value reduce(mlir::Value v, llvm::ArrayRef<int64_t> axes) {
+    for (int64_t axis : axes) {
+      Shape shape(shapeOf(v));
+      shape[axis] = 1;
+      v = OpTy::create(b, loc,
+                       mlir::RankedTensorType::get(shape, elementTypeOf(v)),
+                       v, static_cast<uint32_t>(axis));
+    }
+    return v;
+  }
+  mlir::Value reduceSum(mlir::Value v, llvm::ArrayRef<int64_t> axes);
+  mlir::Value reduceMax(mlir::Value v, llvm::ArrayRef<int64_t> axes);
+  /// Sum times 1/count.
+  mlir::Value reduceMean(mlir::Value v, llvm::ArrayRef<int64_t> axes);
+
+private:
+  mlir::RankedTensorType broadcastType(mlir::Value a, mlir::Value c,
+                                       mlir::Type elementType);
+
+  mlir::OpBuilder &b;
+  mlir::Location loc;
+};
+
+} // namespace onnx_tosa
+
+#endif // ONNX_TOSA_CONVERSION_TOSABUILDER_H

@@ -1,0 +1,568 @@
+//===- Importer.cpp - ONNX ModelProto to the onnx dialect -----------------===//
+//
+// One pass over the graph in its stored (topological, as the ONNX IR
+// requires) order. Names are resolved through a scope chain so that nested
+// graphs (If/Loop/Scan bodies) can read values of the graphs around them.
+//
+//===----------------------------------------------------------------------===//
+#include "Importer.h"
+#include "OnnxDialect.h"
+#include "onnx.pb.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <cstring>
+
+using namespace mlir;
+namespace pb = onnx_tosa::onnxpb;
+
+namespace onnx_tosa {
+
+bool parseShape(llvm::StringRef text, std::vector<int64_t> &dims) {
+  dims.clear();
+  if (text.empty())
+    return true;
+  llvm::SmallVector<llvm::StringRef> parts;
+  text.split(parts, 'x');
+  for (llvm::StringRef p : parts) {
+    int64_t d;
+    if (p.getAsInteger(10, d) || d < 0)
+      return false;
+    dims.push_back(d);
+  }
+  return true;
+}
+
+namespace {
+
+/// Thrown-free error plumbing: the first error wins and stops the import.
+struct ImportError {
+  std::string message;
+};
+
+class Importer {
+public:
+  Importer(MLIRContext &ctx, StringRef path, const ImportOptions &options)
+      : ctx(ctx), b(&ctx), path(path), options(options) {}
+
+  OwningOpRef<ModuleOp> run(std::string &error);
+
+private:
+  using Scope = llvm::StringMap<Value>;
+
+  LogicalResult fail(const llvm::Twine &msg) {
+    if (error.empty())
+      error = msg.str();
+    return failure();
+  }
+
+  FailureOr<Type> elementType(int32_t onnxType, StringRef what);
+  FailureOr<Type> valueInfoType(const pb::ValueInfoProto &vi, bool isInput);
+  FailureOr<DenseElementsAttr> tensorAttr(const pb::TensorProto &t);
+  FailureOr<std::string> externalBytes(const pb::TensorProto &t);
+  FailureOr<NamedAttribute> attribute(const pb::AttributeProto &a,
+                                      onnx::NodeOp node, unsigned &regionIdx);
+  LogicalResult importGraph(const pb::GraphProto &g, Block &block,
+                            bool topLevel, SmallVectorImpl<Value> &results);
+  Value lookup(StringRef name);
+  Location nodeLoc(const pb::NodeProto &n);
+
+  MLIRContext &ctx;
+  OpBuilder b;
+  std::string path;
+  const ImportOptions &options;
+  std::string error;
+  llvm::StringMap<int64_t> opsets;
+  std::vector<Scope> scopes;
+  std::vector<Value> noneValues; ///< one onnx.none per graph, made lazily
+};
+
+FailureOr<Type> Importer::elementType(int32_t t, StringRef what) {
+  switch (t) {
+  case pb::TensorProto::FLOAT:    return Type(b.getF32Type());
+  case pb::TensorProto::DOUBLE:   return Type(b.getF64Type());
+  case pb::TensorProto::FLOAT16:  return Type(b.getF16Type());
+  case pb::TensorProto::BFLOAT16: return Type(b.getBF16Type());
+  case pb::TensorProto::BOOL:     return Type(b.getI1Type());
+  case pb::TensorProto::INT8:     return Type(b.getIntegerType(8));
+  case pb::TensorProto::INT16:    return Type(b.getIntegerType(16));
+  case pb::TensorProto::INT32:    return Type(b.getIntegerType(32));
+  case pb::TensorProto::INT64:    return Type(b.getIntegerType(64));
+  case pb::TensorProto::UINT8:    return Type(b.getIntegerType(8, false));
+  case pb::TensorProto::UINT16:   return Type(b.getIntegerType(16, false));
+  case pb::TensorProto::UINT32:   return Type(b.getIntegerType(32, false));
+  case pb::TensorProto::UINT64:   return Type(b.getIntegerType(64, false));
+  default:
+    (void)fail(llvm::Twine(what) + ": unsupported ONNX element type " +
+               llvm::Twine(t));
+    return failure();
+  }
+}
+
+FailureOr<Type> Importer::valueInfoType(const pb::ValueInfoProto &vi,
+                                        bool isInput) {
+  if (!vi.has_type() || !vi.type().has_tensor_type()) {
+    if (isInput) {
+      (void)fail("graph input '" + vi.name() +
+                 "' is not a tensor (sequence, map and optional inputs are "
+                 "not supported)");
+      return failure();
+    }
+    return Type(onnx::UnknownType::get(&ctx));
+  }
+  const auto &tt = vi.type().tensor_type();
+  FailureOr<Type> elt = elementType(tt.elem_type(), "value '" + vi.name() + "'");
+  if (failed(elt))
+    return failure();
+  auto it = options.inputShapes.find(vi.name());
+  if (isInput && it != options.inputShapes.end()) {
+    if (tt.has_shape() && tt.shape().dim_size() != (int)it->second.size()) {
+      (void)fail("--input-shape for '" + vi.name() + "' has rank " +
+                 llvm::Twine(it->second.size()) + " but the model declares rank " +
+                 llvm::Twine(tt.shape().dim_size()));
+      return failure();
+    }
+    return Type(RankedTensorType::get(it->second, *elt));
+  }
+  if (!tt.has_shape()) {
+    if (isInput) {
+      (void)fail("graph input '" + vi.name() +
+                 "' has no shape; give one with --input-shape " + vi.name() +
+                 "=DIMxDIMx...");
+      return failure();
+    }
+    return Type(UnrankedTensorType::get(*elt));
+  }
+  SmallVector<int64_t> dims;
+  for (int i = 0; i < tt.shape().dim_size(); ++i) {
+    const auto &d = tt.shape().dim(i);
+    if (d.has_dim_value() && d.dim_value() >= 0) {
+      dims.push_back(d.dim_value());
+      continue;
+    }
+    if (isInput) {
+      std::string sym = d.has_dim_param() ? "'" + d.dim_param() + "'" : "?";
+      (void)fail("graph input '" + vi.name() + "' has symbolic dimension " +
+                 sym + " at axis " + llvm::Twine(i) +
+                 "; fix its shape with --input-shape " + vi.name() +
+                 "=DIMxDIMx...");
+      return failure();
+    }
+    dims.push_back(ShapedType::kDynamic);
+  }
+  return Type(RankedTensorType::get(dims, *elt));
+}
+
+FailureOr<std::string> Importer::externalBytes(const pb::TensorProto &t) {
+  std::string location;
+  uint64_t offset = 0, length = 0;
+  bool hasLength = false;
+  for (const auto &kv : t.external_data()) {
+    if (kv.key() == "location")
+      location = kv.value();
+    else if (kv.key() == "offset")
+      offset = std::strtoull(kv.value().c_str(), nullptr, 10);
+    else if (kv.key() == "length") {
+      length = std::strtoull(kv.value().c_str(), nullptr, 10);
+      hasLength = true;
+    }
+  }
+  if (location.empty() || llvm::sys::path::is_absolute(location) ||
+      StringRef(location).contains("..")) {
+    (void)fail("tensor '" + t.name() + "': external data location '" +
+               location + "' must be a relative path next to the model");
+    return failure();
+  }
+  SmallString<256> file(llvm::sys::path::parent_path(path));
+  llvm::sys::path::append(file, location);
+  auto buf = llvm::MemoryBuffer::getFile(file, /*IsText=*/false,
+                                         /*RequiresNullTerminator=*/false);
+  if (!buf) {
+    (void)fail("tensor '" + t.name() + "': cannot read external data file '" +
+               file + "': " + buf.getError().message());
+    return failure();
+  }
+  uint64_t size = (*buf)->getBufferSize();
+  if (!hasLength)
+    length = offset <= size ? size - offset : 0;
+  if (offset > size || length > size - offset) {
+    (void)fail("tensor '" + t.name() + "': external data range [" +
+               llvm::Twine(offset) + ", +" + llvm::Twine(length) +
+               ") is outside '" + file + "' (" + llvm::Twine(size) + " bytes)");
+    return failure();
+  }
+  return std::string((*buf)->getBufferStart() + offset, length);
+}
+
+FailureOr<DenseElementsAttr> Importer::tensorAttr(const pb::TensorProto &t) {
+  std::string what = "tensor '" + t.name() + "'";
+  FailureOr<Type> elt = elementType(t.data_type(), what);
+  if (failed(elt))
+    return failure();
+  SmallVector<int64_t> dims(t.dims().begin(), t.dims().end());
+  int64_t count = 1;
+  for (int64_t d : dims) {
+    if (d < 0 || (d > 0 && count > (int64_t(1) << 40) / d)) {
+      (void)fail(what + ": invalid dimensions");
+      return failure();
+    }
+    count *= d;
+  }
+  auto type = RankedTensorType::get(dims, *elt);
+  unsigned bits = elt->getIntOrFloatBitWidth();
+  size_t eltBytes = bits == 1 ? 1 : bits / 8;
+
+  // Little-endian raw bytes in ONNX's layout (bool: one byte per element).
+  std::string raw;
+  if (t.data_location() == pb::TensorProto::EXTERNAL) {
+    FailureOr<std::string> bytes = externalBytes(t);
+    if (failed(bytes))
+      return failure();
+    raw = std::move(*bytes);
+  } else if (t.has_raw_data()) {
+    raw = t.raw_data();
+  } else {
+    raw.resize(count * eltBytes);
+    auto fill = [&](auto &field, auto convert) -> bool {
+      if (field.size() != count)
+        return false;
+      for (int64_t i = 0; i < count; ++i)
+        convert(i, field.Get(i));
+      return true;
+    };
+    char *dst = raw.data();
+    bool ok = true;
+    switch (t.data_type()) {
+    case pb::TensorProto::FLOAT:
+      ok = fill(t.float_data(), [&](int64_t i, float v) {
+        std::memcpy(dst + 4 * i, &v, 4);
+      });
+      break;
+    case pb::TensorProto::DOUBLE:
+      ok = fill(t.double_data(), [&](int64_t i, double v) {
+        std::memcpy(dst + 8 * i, &v, 8);
+      });
+      break;
+    case pb::TensorProto::INT64:
+      ok = fill(t.int64_data(), [&](int64_t i, int64_t v) {
+        std::memcpy(dst + 8 * i, &v, 8);
+      });
+      break;
+    case pb::TensorProto::UINT32:
+    case pb::TensorProto::UINT64:
+      ok = fill(t.uint64_data(), [&](int64_t i, uint64_t v) {
+        std::memcpy(dst + eltBytes * i, &v, eltBytes);
+      });
+      break;
+    default: // int32_data carries every type of 32 bits or fewer.
+      ok = fill(t.int32_data(), [&](int64_t i, int32_t v) {
+        std::memcpy(dst + eltBytes * i, &v, eltBytes);
+      });
+      break;
+    }
+    if (!ok) {
+      (void)fail(what + ": holds the wrong number of values for its shape");
+      return failure();
+    }
+  }
+  if (raw.size() != size_t(count) * eltBytes) {
+    (void)fail(what + ": holds " + llvm::Twine(raw.size()) +
+               " bytes but its shape and type need " +
+               llvm::Twine(size_t(count) * eltBytes));
+    return failure();
+  }
+  if (bits == 1) {
+    SmallVector<bool> values;
+    for (char c : raw)
+      values.push_back(c != 0);
+    return DenseElementsAttr::get(type, values);
+  }
+  return DenseElementsAttr::getFromRawBuffer(type, ArrayRef<char>(raw));
+}
+
+FailureOr<NamedAttribute>
+Importer::attribute(const pb::AttributeProto &a, onnx::NodeOp node,
+                    unsigned &regionIdx) {
+  Attribute value;
+  switch (a.type()) {
+  case pb::AttributeProto::FLOAT:
+    value = b.getF32FloatAttr(a.f());
+    break;
+  case pb::AttributeProto::INT:
+    value = b.getI64IntegerAttr(a.i());
+    break;
+  case pb::AttributeProto::STRING:
+    value = b.getStringAttr(a.s());
+    break;
+  case pb::AttributeProto::FLOATS:
+    value = b.getDenseF32ArrayAttr(
+        SmallVector<float>(a.floats().begin(), a.floats().end()));
+    break;
+  case pb::AttributeProto::INTS:
+    value = b.getDenseI64ArrayAttr(
+        SmallVector<int64_t>(a.ints().begin(), a.ints().end()));
+    break;
+  case pb::AttributeProto::STRINGS: {
+    SmallVector<Attribute> strs;
+    for (const auto &s : a.strings())
+      strs.push_back(b.getStringAttr(s));
+    value = b.getArrayAttr(strs);
+    break;
+  }
+  case pb::AttributeProto::TENSOR: {
+    FailureOr<DenseElementsAttr> t = tensorAttr(a.t());
+    if (failed(t))
+      return failure();
+    value = *t;
+    break;
+  }
+  case pb::AttributeProto::GRAPH: {
+    // The body becomes region `regionIdx` of the node; the attribute records
+    // which one.
+    Region &region = node->getRegion(regionIdx);
+    Block *block = new Block();
+    region.push_back(block);
+    SmallVector<Value> results;
+    OpBuilder::InsertionGuard guard(b);
+    if (failed(importGraph(a.g(), *block, /*topLevel=*/false, results)))
+      return failure();
+    b.setInsertionPointToEnd(block);
+    onnx::GraphReturnOp::create(b, node.getLoc(), results);
+    value = b.getI64IntegerAttr(regionIdx++);
+    break;
+  }
+  default:
+    (void)fail("attribute '" + a.name() + "' has unsupported type " +
+               llvm::Twine(int(a.type())));
+    return failure();
+  }
+  return NamedAttribute(b.getStringAttr(a.name()), value);
+}
+
+Value Importer::lookup(StringRef name) {
+  for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
+    auto found = it->find(name);
+    if (found != it->end())
+      return found->second;
+  }
+  return {};
+}
+
+Location Importer::nodeLoc(const pb::NodeProto &n) {
+  Location file = FileLineColLoc::get(&ctx, path, 0, 0);
+  std::string name = n.name().empty() ? n.op_type() : n.name();
+  return NameLoc::get(b.getStringAttr(name), file);
+}
+
+LogicalResult Importer::importGraph(const pb::GraphProto &g, Block &block,
+                                    bool topLevel,
+                                    SmallVectorImpl<Value> &results) {
+  scopes.emplace_back();
+  Scope &scope = scopes.back();
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToEnd(&block);
+  Location graphLoc = FileLineColLoc::get(&ctx, path, 0, 0);
+
+  // Initializers first: an initializer that is also listed as an input keeps
+  // its stored value (the model is compiled with its weights baked in).
+  for (const auto &init : g.initializer()) {
+    FailureOr<DenseElementsAttr> attr = tensorAttr(init);
+    if (failed(attr))
+      return failure();
+    scope[init.name()] = onnx::ConstantOp::create(
+        b, NameLoc::get(b.getStringAttr(init.name()), graphLoc),
+        attr->getType(), init.name(), *attr);
+  }
+  for (const auto &in : g.input()) {
+    if (scope.count(in.name()))
+      continue;
+    FailureOr<Type> t = valueInfoType(in, /*isInput=*/topLevel);
+    if (failed(t))
+      return failure();
+    scope[in.name()] = block.addArgument(*t, graphLoc);
+  }
+  for (const auto &kv : options.inputShapes)
+    if (topLevel && !scope.count(kv.getKey())) {
+      std::string names;
+      for (const auto &in : g.input())
+        names += (names.empty() ? "" : ", ") + in.name();
+      return fail("--input-shape names '" + kv.getKey().str() +
+                  "', which is not a graph input (inputs: " + names + ")");
+    }
+
+  llvm::StringMap<Type> declared;
+  for (const auto &vi : g.value_info()) {
+    FailureOr<Type> t = valueInfoType(vi, false);
+    if (failed(t))
+      return failure();
+    declared[vi.name()] = *t;
+  }
+  for (const auto &vi : g.output()) {
+    FailureOr<Type> t = valueInfoType(vi, false);
+    if (failed(t))
+      return failure();
+    declared[vi.name()] = *t;
+  }
+
+  Value none;
+  for (const auto &n : g.node()) {
+    std::string domain = n.domain() == "ai.onnx" ? "" : n.domain();
+    auto opsetIt = opsets.find(domain);
+    int64_t opset = opsetIt == opsets.end() ? 1 : opsetIt->second;
+    std::string nodeDesc = "node '" + n.name() + "' (" + n.op_type() +
+                           ", domain '" +
+                           (domain.empty() ? "ai.onnx" : domain) +
+                           "', opset " + std::to_string(opset) + ")";
+    SmallVector<Value> operands;
+    for (const auto &in : n.input()) {
+      if (in.empty()) {
+        if (!none)
+          none = onnx::NoneOp::create(b, graphLoc, b.getNoneType());
+        operands.push_back(none);
+        continue;
+      }
+      Value v = lookup(in);
+      if (!v)
+        return fail(nodeDesc + ": input '" + in +
+                    "' is not produced by an earlier node, an initializer or "
+                    "a graph input");
+      operands.push_back(v);
+    }
+    SmallVector<Type> resultTypes;
+    for (const auto &out : n.output()) {
+      auto it = declared.find(out);
+      resultTypes.push_back(it != declared.end()
+                                ? it->second
+                                : Type(onnx::UnknownType::get(&ctx)));
+    }
+    unsigned numRegions = 0;
+    for (const auto &a : n.attribute())
+      numRegions += a.type() == pb::AttributeProto::GRAPH;
+    for (const auto &a : n.attribute())
+      if (a.type() == pb::AttributeProto::GRAPHS)
+        return fail(nodeDesc + ": attribute '" + a.name() +
+                    "' (a list of graphs) is not supported");
+
+    OperationState state(nodeLoc(n), onnx::NodeOp::getOperationName());
+    state.addOperands(operands);
+    state.addTypes(resultTypes);
+    for (unsigned i = 0; i < numRegions; ++i)
+      state.addRegion();
+    state.addAttribute("op_type", b.getStringAttr(n.op_type()));
+    state.addAttribute("domain", b.getStringAttr(domain));
+    state.addAttribute("opset", b.getI64IntegerAttr(opset));
+    state.addAttribute("node_name", b.getStringAttr(n.name()));
+    state.addAttribute("attrs", b.getDictionaryAttr({}));
+    auto node = cast<onnx::NodeOp>(b.create(state));
+
+    SmallVector<NamedAttribute> attrs;
+    unsigned regionIdx = 0;
+    for (const auto &a : n.attribute()) {
+      FailureOr<NamedAttribute> attr = attribute(a, node, regionIdx);
+      if (failed(attr)) {
+        std::string inner = error;
+        error.clear();
+        return fail(nodeDesc + ": " + inner);
+      }
+      attrs.push_back(*attr);
+    }
+    node.setAttrsAttr(b.getDictionaryAttr(attrs));
+    for (auto [i, out] : llvm::enumerate(n.output()))
+      if (!out.empty())
+        scope[out] = node->getResult(i);
+  }
+
+  for (const auto &out : g.output()) {
+    Value v = lookup(out.name());
+    if (!v)
+      return fail("graph output '" + out.name() +
+                  "' is not produced by any node, initializer or input");
+    results.push_back(v);
+  }
+  scopes.pop_back();
+  return success();
+}
+
+OwningOpRef<ModuleOp> Importer::run(std::string &errorOut) {
+  auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                         /*RequiresNullTerminator=*/false);
+  if (!buf) {
+    errorOut = "cannot read '" + path + "': " + buf.getError().message();
+    return nullptr;
+  }
+  pb::ModelProto model;
+  if ((*buf)->getBufferSize() > size_t(INT32_MAX) ||
+      !model.ParseFromArray((*buf)->getBufferStart(),
+                            int((*buf)->getBufferSize()))) {
+    errorOut = "cannot parse '" + path +
+               "' as an ONNX model: not a valid ModelProto (truncated or "
+               "corrupt file?)";
+    return nullptr;
+  }
+  if (!model.has_graph() || model.ir_version() <= 0) {
+    errorOut = "'" + path + "' is not an ONNX model: it has no " +
+               (model.has_graph() ? "IR version" : "graph");
+    return nullptr;
+  }
+  for (const auto &o : model.opset_import())
+    opsets[o.domain() == "ai.onnx" ? "" : o.domain()] = o.version();
+
+  ctx.loadDialect<onnx::OnnxDialect, func::FuncDialect>();
+  Location loc = FileLineColLoc::get(&ctx, path, 0, 0);
+  OwningOpRef<ModuleOp> module = ModuleOp::create(loc);
+  b.setInsertionPointToEnd(module->getBody());
+
+  auto func = func::FuncOp::create(b, loc, "main", b.getFunctionType({}, {}));
+  Block *entry = func.addEntryBlock();
+  SmallVector<Value> results;
+  if (failed(importGraph(model.graph(), *entry, /*topLevel=*/true, results))) {
+    errorOut = error;
+    return nullptr;
+  }
+  b.setInsertionPointToEnd(entry);
+  func::ReturnOp::create(b, loc, results);
+
+  // Signature, with the ONNX names of inputs and outputs kept as attributes.
+  SmallVector<Type> argTypes(entry->getArgumentTypes());
+  SmallVector<Type> resultTypes;
+  for (Value v : results)
+    resultTypes.push_back(v.getType());
+  func.setType(b.getFunctionType(argTypes, resultTypes));
+  unsigned argIdx = 0;
+  for (const auto &in : model.graph().input()) {
+    bool isInit = llvm::any_of(model.graph().initializer(),
+                               [&](auto &t) { return t.name() == in.name(); });
+    if (!isInit)
+      func.setArgAttr(argIdx++, "onnx.name", b.getStringAttr(in.name()));
+  }
+  for (auto [i, out] : llvm::enumerate(model.graph().output()))
+    func.setResultAttr(i, "onnx.name", b.getStringAttr(out.name()));
+
+  SmallVector<NamedAttribute> opsetAttrs;
+  for (const auto &kv : opsets)
+    opsetAttrs.push_back(b.getNamedAttr(
+        kv.getKey().empty() ? "ai.onnx" : kv.getKey(),
+        b.getI64IntegerAttr(kv.getValue())));
+  (*module)->setAttr("onnx.opset_import", b.getDictionaryAttr(opsetAttrs));
+  (*module)->setAttr("onnx.ir_version", b.getI64IntegerAttr(model.ir_version()));
+  if (!model.graph().name().empty())
+    (*module)->setAttr("onnx.graph_name",
+                       b.getStringAttr(model.graph().name()));
+  return module;
+}
+
+} // namespace
+
+OwningOpRef<ModuleOp> importOnnxModel(MLIRContext &ctx, StringRef path,
+                                      const ImportOptions &options,
+                                      std::string &error) {
+  Importer importer(ctx, path, options);
+  return importer.run(error);
+}
+
+} // namespace onnx_tosa

@@ -1,0 +1,34 @@
+//===- Importer.h - ONNX ModelProto to the onnx dialect ---------*- C++ -*-===//
+#ifndef ONNX_TOSA_FRONTEND_IMPORTER_H
+#define ONNX_TOSA_FRONTEND_IMPORTER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <string>
+#include <vector>
+
+namespace onnx_tosa {
+
+struct ImportOptions {
+  /// Shapes that replace the declared shape of graph inputs (needed for
+  /// symbolic dimensions such as "batch"): input name → dimensions.
+  llvm::StringMap<std::vector<int64_t>> inputShapes;
+};
+
+/// Reads the ONNX model at `path` (and external-data files next to it) into a
+/// module holding `func.func @main` made of onnx dialect ops. On failure
+/// returns null and sets `error` to a one-line message naming the file, node,
+/// tensor or input at fault.
+mlir::OwningOpRef<mlir::ModuleOp> importOnnxModel(mlir::MLIRContext &ctx,
+                                                  llvm::StringRef path,
+                                                  const ImportOptions &options,
+                                                  std::string &error);
+
+/// Parses "1x3x224x224" (also "" for a scalar) into dimensions.
+bool parseShape(llvm::StringRef text, std::vector<int64_t> &dims);
+
+} // namespace onnx_tosa
+
+#endif // ONNX_TOSA_FRONTEND_IMPORTER_H

@@ -1,0 +1,102 @@
+//===- Pipeline.cpp - Assembles the TOSA → gpu pipelines ------------------===//
+#include "TosaToGpu.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+namespace onnx_tosa {
+
+namespace {
+
+/// Adds a textual pipeline to `pm`; the pass names are upstream's, so the
+/// string reads exactly like an mlir-opt command line.
+void addPipeline(OpPassManager &pm, StringRef pipeline) {
+  std::string err;
+  llvm::raw_string_ostream os(err);
+  if (failed(parsePassPipeline(pipeline, pm, os)))
+    llvm::report_fatal_error(llvm::Twine("internal pipeline is invalid: ") +
+                             os.str());
+}
+
+struct CopyToLinalg : OpRewritePattern<memref::CopyOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(memref::CopyOp op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<linalg::CopyOp>(op, op.getSource(),
+                                                op.getTarget());
+    return success();
+  }
+};
+
+struct CopyToLinalgPass
+    : PassWrapper<CopyToLinalgPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(CopyToLinalgPass)
+  StringRef getArgument() const override { return "onnx-tosa-copy-to-linalg"; }
+  StringRef getDescription() const override {
+    return "Rewrite memref.copy as linalg.copy so it becomes a device loop";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<linalg::LinalgDialect>();
+  }
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<CopyToLinalg>(&getContext());
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> createCopyToLinalgPass() {
+  return std::make_unique<CopyToLinalgPass>();
+}
+
+void buildTosaToLinalgPipeline(OpPassManager &pm) {
+  addPipeline(pm, "func.func(tosa-optional-decompositions),canonicalize,"
+                  "func.func(tosa-infer-shapes,tosa-make-broadcastable,"
+                  "tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,"
+                  "tosa-to-tensor),"
+                  "canonicalize,linalg-fuse-elementwise-ops,canonicalize,cse");
+}
+
+void buildLinalgToGpuPipeline(OpPassManager &pm,
+                              const GpuPipelineOptions &options) {
+  // Buffers with identity layouts at the function boundary: the runtime
+  // passes whole, densely packed buffers.
+  addPipeline(pm, "one-shot-bufferize{bufferize-function-boundaries "
+                  "function-boundary-type-conversion=identity-layout-map},"
+                  "canonicalize");
+  pm.addPass(createCopyToLinalgPass());
+  // Views (subview, collapse/expand_shape) fold into the loads and stores of
+  // the loops, so kernels only ever see whole buffers.
+  addPipeline(pm, "func.func(convert-linalg-to-parallel-loops),"
+                  "fold-memref-alias-ops,canonicalize,cse");
+  pm.addNestedPass<func::FuncOp>(createDistributeLoopsPass(options.blockSize));
+  addPipeline(pm, "gpu-kernel-outlining,canonicalize,cse");
+}
+
+void registerTosaToGpuPasses() {
+  PassRegistration<CopyToLinalgPass>();
+  registerPass([] { return createDistributeLoopsPass(256); });
+  PassPipelineRegistration<>("onnx-tosa-tosa-to-linalg",
+                             "TOSA to fused linalg on tensors",
+                             buildTosaToLinalgPipeline);
+  PassPipelineRegistration<>(
+      "onnx-tosa-linalg-to-gpu",
+      "linalg on tensors to outlined gpu kernels and a host function",
+      [](OpPassManager &pm) { buildLinalgToGpuPipeline(pm, {}); });
+  PassPipelineRegistration<>(
+      "onnx-tosa-tosa-to-gpu", "TOSA to outlined gpu kernels",
+      [](OpPassManager &pm) {
+        buildTosaToLinalgPipeline(pm);
+        buildLinalgToGpuPipeline(pm, {});
+      });
+}
+
+} // namespace onnx_tosa

@@ -1,0 +1,45 @@
+//===- TosaToGpu.h - TOSA to gpu-dialect kernels ----------------*- C++ -*-===//
+//
+// Two pipelines with a textual IR boundary between them:
+//   tosa   --buildTosaToLinalgPipeline-->  linalg on tensors, fused
+//   linalg --buildLinalgToGpuPipeline-->   gpu.module kernels + a host func
+// The host func that comes out holds only buffer allocations, constant
+// globals, views of buffers, gpu.launch_func and func.return: that is what the
+// artifact exporter turns into the runtime's launch list.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ONNX_TOSA_PIPELINES_TOSATOGPU_H
+#define ONNX_TOSA_PIPELINES_TOSATOGPU_H
+
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
+
+namespace onnx_tosa {
+
+struct GpuPipelineOptions {
+  /// Threads per block (CUDA) / workgroup (Vulkan) of distributed loops.
+  unsigned blockSize = 256;
+};
+
+void buildTosaToLinalgPipeline(mlir::OpPassManager &pm);
+void buildLinalgToGpuPipeline(mlir::OpPassManager &pm,
+                              const GpuPipelineOptions &options);
+
+/// `onnx-tosa-distribute-loops`: every top-level scf.parallel of a function
+/// becomes one gpu.launch whose threads each run one iteration (the whole
+/// iteration space linearized over blocks × threads, row-major so that
+/// consecutive threads touch consecutive elements); other leftover
+/// host-side computation runs in a one-thread launch.
+std::unique_ptr<mlir::Pass> createDistributeLoopsPass(unsigned blockSize);
+
+/// `onnx-tosa-copy-to-linalg`: memref.copy → linalg.copy, so that copies
+/// (concat, pad, ...) become device loops like every other linalg op.
+std::unique_ptr<mlir::Pass> createCopyToLinalgPass();
+
+/// Registers the passes above and the pipelines `onnx-tosa-tosa-to-linalg`
+/// and `onnx-tosa-linalg-to-gpu` (and `onnx-tosa-tosa-to-gpu`, both in a row).
+void registerTosaToGpuPasses();
+
+} // namespace onnx_tosa
+
+#endif

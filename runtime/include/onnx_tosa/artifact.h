@@ -1,0 +1,101 @@
+//===- artifact.h - The compiled-model file the runtime loads ---*- C++ -*-===//
+//
+// An artifact is everything the runtime needs to run one compiled model: the
+// buffers (inputs, outputs, constants, intermediates), the kernel modules (PTX
+// text or SPIR-V words), and the ordered list of kernel launches. The compiler
+// fills an `Artifact` and calls `writeArtifact`; the runtime calls
+// `readArtifact`. Plain C++ only: the runtime links no LLVM/MLIR.
+//
+// On disk (little-endian): "OTSAART\0", u32 version, then the fields below in
+// declaration order. Strings and blobs are u64 length + bytes; vectors are
+// u64 count + elements.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ONNX_TOSA_ARTIFACT_H
+#define ONNX_TOSA_ARTIFACT_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace onnx_tosa {
+
+constexpr uint32_t kArtifactVersion = 1;
+
+/// Element types, numbered as ONNX's TensorProto.DataType so that the
+/// importer, the artifact and .npy I/O agree on one table.
+enum class DType : uint32_t {
+  F32 = 1, U8 = 2, I8 = 3, U16 = 4, I16 = 5, I32 = 6, I64 = 7,
+  Bool = 9, F16 = 10, F64 = 11, U32 = 12, U64 = 13, BF16 = 16,
+};
+
+/// Size in bytes of one element; 0 for an unknown type.
+size_t dtypeSize(DType t);
+/// Short name as numpy spells it ("float32", "int64", ...); "?" if unknown.
+const char *dtypeName(DType t);
+
+enum class Target : uint32_t { Cuda = 1, Vulkan = 2 };
+
+enum class BufferKind : uint32_t {
+  Input = 1,        ///< filled from a user input before each run
+  Constant = 2,     ///< weights: `data` holds the bytes, uploaded once
+  Intermediate = 3, ///< scratch written and read by kernels
+};
+
+struct Buffer {
+  BufferKind kind = BufferKind::Intermediate;
+  uint64_t sizeBytes = 0;
+  std::vector<uint8_t> data; ///< only for Constant
+};
+
+/// A model input or output: a name, a type and the buffer that holds it.
+struct TensorBinding {
+  std::string name;
+  DType dtype = DType::F32;
+  std::vector<int64_t> shape;
+  uint32_t buffer = 0; ///< index into Artifact::buffers
+};
+
+/// One device code object: PTX text (CUDA) or SPIR-V words (Vulkan). A SPIR-V
+/// module may hold several entry points; a PTX module several kernels.
+struct Module {
+  std::string name;
+  std::vector<uint8_t> binary; ///< PTX text (NUL-terminated) or SPIR-V
+};
+
+/// One kernel launch. Arguments are device pointers to whole buffers, in
+/// order; on Vulkan argument i is storage buffer binding i of descriptor set 0.
+struct Launch {
+  uint32_t module = 0;
+  std::string entry;
+  uint32_t grid[3] = {1, 1, 1};
+  uint32_t block[3] = {1, 1, 1};
+  std::vector<uint32_t> args;
+};
+
+struct Artifact {
+  Target target = Target::Cuda;
+  std::string modelName;
+  std::vector<Buffer> buffers;
+  std::vector<TensorBinding> inputs;
+  std::vector<TensorBinding> outputs;
+  std::vector<Module> modules;
+  std::vector<Launch> launches;
+};
+
+/// Writes `a` to `path`. On failure returns false and sets `error`.
+bool writeArtifact(const Artifact &a, const std::string &path,
+                   std::string &error);
+/// Reads `path`. A truncated, corrupt or foreign file returns false with a
+/// message in `error`; it never crashes.
+bool readArtifact(const std::string &path, Artifact &a, std::string &error);
+
+/// In-memory forms of the two calls above (same byte layout), for callers that
+/// embed an artifact or hold it in memory.
+std::vector<uint8_t> serializeArtifact(const Artifact &a);
+bool parseArtifact(const uint8_t *data, size_t size, Artifact &a,
+                   std::string &error);
+
+} // namespace onnx_tosa
+
+#endif // ONNX_TOSA_ARTIFACT_H

@@ -1,0 +1,174 @@
+/*===- runtime.h - onnx-tosa runtime C API --------------------------------===*
+ *
+ * Runs compiled models (artifacts, see artifact.h) on a CUDA or Vulkan device.
+ *
+ * Conventions:
+ *  - Every call that can fail returns an `ot_status`. NULL means success; a
+ *    non-NULL status carries a code and a message and must be freed with
+ *    ot_status_free. No call aborts the process.
+ *  - Objects are opaque and released with their *_release function. A session
+ *    keeps its device alive, so the device may be released first.
+ *  - Strings returned by getters are owned by the object they came from and
+ *    live as long as it does.
+ *  - A session must not be used by two threads at the same time; different
+ *    sessions (even on one device) may run concurrently.
+ *
+ *===----------------------------------------------------------------------===*/
+#ifndef ONNX_TOSA_RUNTIME_H
+#define ONNX_TOSA_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/*===----------------------------------------------------------------------===*
+ * Status
+ *===----------------------------------------------------------------------===*/
+
+typedef enum ot_status_code {
+  OT_STATUS_OK = 0,
+  /* The caller passed something wrong: unknown input name, wrong dtype or
+   * shape, a malformed device name, a null pointer. */
+  OT_STATUS_INVALID_ARGUMENT = 1,
+  /* A file, device ordinal or kernel entry point does not exist. */
+  OT_STATUS_NOT_FOUND = 2,
+  /* A driver or device is missing or cannot be initialized. */
+  OT_STATUS_UNAVAILABLE = 3,
+  /* Out of host or device memory. */
+  OT_STATUS_RESOURCE_EXHAUSTED = 4,
+  /* The artifact is truncated, corrupt or not an artifact at all. */
+  OT_STATUS_DATA_LOSS = 5,
+  /* The request cannot run here, e.g. a CUDA artifact on a Vulkan device. */
+  OT_STATUS_FAILED_PRECONDITION = 6,
+  /* A driver call failed (kernel compile error, launch failure, ...). */
+  OT_STATUS_INTERNAL = 7,
+} ot_status_code;
+
+typedef struct ot_status_s *ot_status;
+
+/* OT_STATUS_OK for NULL. */
+ot_status_code ot_status_get_code(ot_status status);
+/* "OK" for NULL. Owned by the status. */
+const char *ot_status_get_message(ot_status status);
+/* "OK", "INVALID_ARGUMENT", ... */
+const char *ot_status_code_name(ot_status_code code);
+/* Accepts NULL. */
+void ot_status_free(ot_status status);
+
+/*===----------------------------------------------------------------------===*
+ * Element types (numbered as ONNX TensorProto.DataType)
+ *===----------------------------------------------------------------------===*/
+
+typedef enum ot_dtype {
+  OT_DTYPE_FLOAT32 = 1,
+  OT_DTYPE_UINT8 = 2,
+  OT_DTYPE_INT8 = 3,
+  OT_DTYPE_UINT16 = 4,
+  OT_DTYPE_INT16 = 5,
+  OT_DTYPE_INT32 = 6,
+  OT_DTYPE_INT64 = 7,
+  OT_DTYPE_BOOL = 9,
+  OT_DTYPE_FLOAT16 = 10,
+  OT_DTYPE_FLOAT64 = 11,
+  OT_DTYPE_UINT32 = 12,
+  OT_DTYPE_UINT64 = 13,
+  OT_DTYPE_BFLOAT16 = 16,
+} ot_dtype;
+
+/* Bytes per element; 0 for an unknown value. */
+size_t ot_dtype_size(ot_dtype dtype);
+/* numpy spelling ("float32", "int64", ...); "?" for an unknown value. */
+const char *ot_dtype_name(ot_dtype dtype);
+
+/*===----------------------------------------------------------------------===*
+ * Devices
+ *===----------------------------------------------------------------------===*/
+
+typedef enum ot_backend {
+  OT_BACKEND_CUDA = 1,
+  OT_BACKEND_VULKAN = 2,
+} ot_backend;
+
+typedef struct ot_device ot_device;
+
+/* Opens a device by name:
+ *   "auto"            a CUDA GPU if the CUDA driver and a device exist, else
+ *                     the first Vulkan GPU, else any Vulkan device (e.g. a
+ *                     CPU implementation such as lavapipe)
+ *   "cuda", "cuda:N"  CUDA device 0 / N
+ *   "vulkan"          the first Vulkan device, GPUs before CPU ones
+ *   "vulkan:N"        Vulkan physical device N in enumeration order
+ *   "vulkan:lavapipe" Mesa's CPU implementation
+ * NULL or "" means "auto". */
+ot_status ot_device_open(const char *name, ot_device **out_device);
+/* Accepts NULL. */
+void ot_device_release(ot_device *device);
+/* The driver's name for the device, e.g. "NVIDIA H200". */
+const char *ot_device_name(const ot_device *device);
+/* The canonical id, e.g. "cuda:0" or "vulkan:1". */
+const char *ot_device_id(const ot_device *device);
+ot_backend ot_device_backend(const ot_device *device);
+
+/*===----------------------------------------------------------------------===*
+ * Sessions: one loaded model on one device
+ *===----------------------------------------------------------------------===*/
+
+typedef struct ot_session ot_session;
+
+/* Reads the artifact, checks it against the device (target, buffer indices,
+ * sizes), uploads its constants once and builds its kernels. */
+ot_status ot_session_load(ot_device *device, const char *artifact_path,
+                          ot_session **out_session);
+/* Same, from an artifact already in memory; `data` is not retained. */
+ot_status ot_session_load_from_memory(ot_device *device, const void *data,
+                                      size_t size, ot_session **out_session);
+/* Accepts NULL. */
+void ot_session_release(ot_session *session);
+const char *ot_session_model_name(const ot_session *session);
+
+/* Describes one model input or output. Pointers are owned by the session. */
+typedef struct ot_tensor_info {
+  const char *name;
+  ot_dtype dtype;
+  size_t rank;
+  const int64_t *shape; /* `rank` dims */
+  size_t byte_size;     /* product(shape) * ot_dtype_size(dtype) */
+} ot_tensor_info;
+
+size_t ot_session_input_count(const ot_session *session);
+size_t ot_session_output_count(const ot_session *session);
+ot_status ot_session_input_info(const ot_session *session, size_t index,
+                                ot_tensor_info *out_info);
+ot_status ot_session_output_info(const ot_session *session, size_t index,
+                                 ot_tensor_info *out_info);
+
+/* A host tensor given to ot_session_run. It names a model input or output by
+ * `name`, or by `index` when `name` is NULL. `dtype`, `rank`/`shape` and
+ * `byte_size` must match the model exactly. For inputs `data` is read; for
+ * outputs it receives the result. */
+typedef struct ot_host_tensor {
+  const char *name;
+  size_t index;
+  ot_dtype dtype;
+  size_t rank;
+  const int64_t *shape;
+  void *data;
+  size_t byte_size;
+} ot_host_tensor;
+
+/* Runs the model once and waits for it. Every model input must be given
+ * exactly once. `outputs` may list any subset of the model outputs (zero is
+ * allowed: run for side effects/timing). On a mismatch the message names the
+ * tensor and shows the expected and the given dtype or shape. */
+ot_status ot_session_run(ot_session *session, const ot_host_tensor *inputs,
+                         size_t num_inputs, const ot_host_tensor *outputs,
+                         size_t num_outputs);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* ONNX_TOSA_RUNTIME_H */

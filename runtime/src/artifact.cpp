@@ -1,0 +1,377 @@
+//===- artifact.cpp - Artifact (de)serialization --------------------------===//
+//
+// The byte layout is described in artifact.h. Fixed-size arrays (Launch::grid
+// and Launch::block) are written as their three u32 elements with no count,
+// since they are not vectors. Every read is bounds-checked against the bytes
+// that remain, so a truncated or hostile file yields an error, never a crash
+// or a huge allocation.
+//
+//===----------------------------------------------------------------------===//
+
+#include "onnx_tosa/artifact.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+
+namespace onnx_tosa {
+
+size_t dtypeSize(DType t) {
+  switch (t) {
+  case DType::Bool:
+  case DType::U8:
+  case DType::I8:
+    return 1;
+  case DType::U16:
+  case DType::I16:
+  case DType::F16:
+  case DType::BF16:
+    return 2;
+  case DType::F32:
+  case DType::I32:
+  case DType::U32:
+    return 4;
+  case DType::F64:
+  case DType::I64:
+  case DType::U64:
+    return 8;
+  }
+  return 0;
+}
+
+const char *dtypeName(DType t) {
+  switch (t) {
+  case DType::F32:
+    return "float32";
+  case DType::U8:
+    return "uint8";
+  case DType::I8:
+    return "int8";
+  case DType::U16:
+    return "uint16";
+  case DType::I16:
+    return "int16";
+  case DType::I32:
+    return "int32";
+  case DType::I64:
+    return "int64";
+  case DType::Bool:
+    return "bool";
+  case DType::F16:
+    return "float16";
+  case DType::F64:
+    return "float64";
+  case DType::U32:
+    return "uint32";
+  case DType::U64:
+    return "uint64";
+  case DType::BF16:
+    return "bfloat16";
+  }
+  return "?";
+}
+
+namespace {
+
+constexpr char kMagic[8] = {'O', 'T', 'S', 'A', 'A', 'R', 'T', '\0'};
+
+//===----------------------------------------------------------------------===//
+// Writer
+//===----------------------------------------------------------------------===//
+
+class Writer {
+public:
+  void u32(uint32_t v) { le(v, 4); }
+  void u64(uint64_t v) { le(v, 8); }
+  void i64(int64_t v) { le(static_cast<uint64_t>(v), 8); }
+  void bytes(const void *p, size_t n) {
+    const auto *b = static_cast<const uint8_t *>(p);
+    out.insert(out.end(), b, b + n);
+  }
+  void blob(const void *p, size_t n) {
+    u64(n);
+    bytes(p, n);
+  }
+  void str(const std::string &s) { blob(s.data(), s.size()); }
+
+  std::vector<uint8_t> out;
+
+private:
+  // Explicit byte order so the format does not depend on the host.
+  void le(uint64_t v, int n) {
+    for (int i = 0; i < n; ++i)
+      out.push_back(static_cast<uint8_t>(v >> (8 * i)));
+  }
+};
+
+void writeBinding(Writer &w, const TensorBinding &b) {
+  w.str(b.name);
+  w.u32(static_cast<uint32_t>(b.dtype));
+  w.u64(b.shape.size());
+  for (int64_t d : b.shape)
+    w.i64(d);
+  w.u32(b.buffer);
+}
+
+//===----------------------------------------------------------------------===//
+// Reader
+//===----------------------------------------------------------------------===//
+
+/// Reads little-endian fields from a byte range. The first failure records a
+/// message naming the field and the offset; later reads are no-ops, so the
+/// parser can check `ok()` once per aggregate instead of after every field.
+class Reader {
+public:
+  Reader(const uint8_t *data, size_t size) : data(data), size(size) {}
+
+  bool ok() const { return error.empty(); }
+  size_t remaining() const { return size - pos; }
+  size_t offset() const { return pos; }
+
+  uint32_t u32(const char *what) { return static_cast<uint32_t>(le(4, what)); }
+  uint64_t u64(const char *what) { return le(8, what); }
+  int64_t i64(const char *what) { return static_cast<int64_t>(le(8, what)); }
+
+  /// Reads a vector/blob count and checks that `count` elements of at least
+  /// `minElemBytes` each can still fit in the file.
+  uint64_t count(const char *what, size_t minElemBytes) {
+    uint64_t n = u64(what);
+    if (!ok())
+      return 0;
+    if (minElemBytes && n > remaining() / minElemBytes) {
+      fail(what, "count " + std::to_string(n) + " exceeds the " +
+                     std::to_string(remaining()) + " bytes left in the file");
+      return 0;
+    }
+    return n;
+  }
+
+  void blob(const char *what, std::vector<uint8_t> &out) {
+    uint64_t n = count(what, 1);
+    if (!ok())
+      return;
+    out.assign(data + pos, data + pos + n);
+    pos += n;
+  }
+  void str(const char *what, std::string &out) {
+    uint64_t n = count(what, 1);
+    if (!ok())
+      return;
+    out.assign(reinterpret_cast<const char *>(data + pos), n);
+    pos += n;
+  }
+
+  void fail(const char *what, const std::string &why) {
+    if (ok())
+      error = std::string(what) + " at byte " + std::to_string(pos) + ": " +
+              why;
+  }
+
+  std::string error;
+
+private:
+  uint64_t le(int n, const char *what) {
+    if (!ok())
+      return 0;
+    if (remaining() < static_cast<size_t>(n)) {
+      fail(what, "file ends early (truncated)");
+      return 0;
+    }
+    uint64_t v = 0;
+    for (int i = 0; i < n; ++i)
+      v |= static_cast<uint64_t>(data[pos + i]) << (8 * i);
+    pos += n;
+    return v;
+  }
+
+  const uint8_t *data;
+  size_t size;
+  size_t pos = 0;
+};
+
+bool validDType(uint32_t v) { return dtypeSize(static_cast<DType>(v)) != 0; }
+
+void readBinding(Reader &r, TensorBinding &b) {
+  r.str("binding name", b.name);
+  uint32_t dt = r.u32("binding dtype");
+  if (r.ok() && !validDType(dt))
+    r.fail("binding dtype", "unknown dtype " + std::to_string(dt) +
+                                " for tensor '" + b.name + "'");
+  b.dtype = static_cast<DType>(dt);
+  uint64_t rank = r.count("binding shape", 8);
+  b.shape.resize(rank);
+  for (uint64_t i = 0; i < rank && r.ok(); ++i)
+    b.shape[i] = r.i64("binding dim");
+  b.buffer = r.u32("binding buffer");
+}
+
+// Smallest encoded size of each element, used to reject absurd counts early.
+constexpr size_t kMinBufferBytes = 4 + 8 + 8;
+constexpr size_t kMinBindingBytes = 8 + 4 + 8 + 4;
+constexpr size_t kMinModuleBytes = 8 + 8;
+constexpr size_t kMinLaunchBytes = 4 + 8 + 24 + 8;
+
+bool parse(Reader &r, Artifact &a) {
+  uint32_t target = r.u32("target");
+  if (r.ok() && target != static_cast<uint32_t>(Target::Cuda) &&
+      target != static_cast<uint32_t>(Target::Vulkan))
+    r.fail("target", "unknown target " + std::to_string(target));
+  a.target = static_cast<Target>(target);
+  r.str("model name", a.modelName);
+
+  uint64_t n = r.count("buffer list", kMinBufferBytes);
+  a.buffers.resize(n);
+  for (uint64_t i = 0; i < n && r.ok(); ++i) {
+    Buffer &b = a.buffers[i];
+    uint32_t kind = r.u32("buffer kind");
+    if (r.ok() && (kind < 1 || kind > 3))
+      r.fail("buffer kind", "unknown kind " + std::to_string(kind) +
+                                " for buffer " + std::to_string(i));
+    b.kind = static_cast<BufferKind>(kind);
+    b.sizeBytes = r.u64("buffer size");
+    r.blob("buffer data", b.data);
+  }
+
+  for (auto *list : {&a.inputs, &a.outputs}) {
+    n = r.count(list == &a.inputs ? "input list" : "output list",
+                kMinBindingBytes);
+    list->resize(n);
+    for (uint64_t i = 0; i < n && r.ok(); ++i)
+      readBinding(r, (*list)[i]);
+  }
+
+  n = r.count("module list", kMinModuleBytes);
+  a.modules.resize(n);
+  for (uint64_t i = 0; i < n && r.ok(); ++i) {
+    r.str("module name", a.modules[i].name);
+    r.blob("module binary", a.modules[i].binary);
+  }
+
+  n = r.count("launch list", kMinLaunchBytes);
+  a.launches.resize(n);
+  for (uint64_t i = 0; i < n && r.ok(); ++i) {
+    Launch &l = a.launches[i];
+    l.module = r.u32("launch module");
+    r.str("launch entry", l.entry);
+    for (uint32_t &g : l.grid)
+      g = r.u32("launch grid");
+    for (uint32_t &b : l.block)
+      b = r.u32("launch block");
+    uint64_t nargs = r.count("launch args", 4);
+    l.args.resize(nargs);
+    for (uint64_t j = 0; j < nargs && r.ok(); ++j)
+      l.args[j] = r.u32("launch arg");
+  }
+
+  if (r.ok() && r.remaining() != 0)
+    r.fail("end of artifact", std::to_string(r.remaining()) +
+                                  " unexpected trailing bytes (corrupt file)");
+  return r.ok();
+}
+
+} // namespace
+
+std::vector<uint8_t> serializeArtifact(const Artifact &a) {
+  Writer w;
+  w.bytes(kMagic, sizeof(kMagic));
+  w.u32(kArtifactVersion);
+  w.u32(static_cast<uint32_t>(a.target));
+  w.str(a.modelName);
+  w.u64(a.buffers.size());
+  for (const Buffer &b : a.buffers) {
+    w.u32(static_cast<uint32_t>(b.kind));
+    w.u64(b.sizeBytes);
+    w.blob(b.data.data(), b.data.size());
+  }
+  for (const auto *list : {&a.inputs, &a.outputs}) {
+    w.u64(list->size());
+    for (const TensorBinding &b : *list)
+      writeBinding(w, b);
+  }
+  w.u64(a.modules.size());
+  for (const Module &m : a.modules) {
+    w.str(m.name);
+    w.blob(m.binary.data(), m.binary.size());
+  }
+  w.u64(a.launches.size());
+  for (const Launch &l : a.launches) {
+    w.u32(l.module);
+    w.str(l.entry);
+    for (uint32_t g : l.grid)
+      w.u32(g);
+    for (uint32_t b : l.block)
+      w.u32(b);
+    w.u64(l.args.size());
+    for (uint32_t arg : l.args)
+      w.u32(arg);
+  }
+  return std::move(w.out);
+}
+
+bool parseArtifact(const uint8_t *data, size_t size, Artifact &a,
+                   std::string &error) {
+  if (size < sizeof(kMagic) + 4 || std::memcmp(data, kMagic, 8) != 0) {
+    error = "not an onnx-tosa artifact (bad magic; expected \"OTSAART\")";
+    return false;
+  }
+  Reader r(data + sizeof(kMagic), size - sizeof(kMagic));
+  uint32_t version = r.u32("version");
+  if (version != kArtifactVersion) {
+    error = "artifact format version " + std::to_string(version) +
+            " is not supported (this runtime reads version " +
+            std::to_string(kArtifactVersion) + ")";
+    return false;
+  }
+  Artifact parsed;
+  if (!parse(r, parsed)) {
+    error = "corrupt artifact: " + r.error;
+    return false;
+  }
+  a = std::move(parsed);
+  return true;
+}
+
+bool writeArtifact(const Artifact &a, const std::string &path,
+                   std::string &error) {
+  std::vector<uint8_t> bytes = serializeArtifact(a);
+  FILE *f = std::fopen(path.c_str(), "wb");
+  if (!f) {
+    error = "cannot open '" + path + "' for writing: " + std::strerror(errno);
+    return false;
+  }
+  bool ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
+  int savedErrno = errno;
+  ok = (std::fclose(f) == 0) && ok;
+  if (!ok) {
+    error = "cannot write '" + path + "': " + std::strerror(savedErrno);
+    return false;
+  }
+  return true;
+}
+
+bool readArtifact(const std::string &path, Artifact &a, std::string &error) {
+  FILE *f = std::fopen(path.c_str(), "rb");
+  if (!f) {
+    error = "cannot open artifact '" + path + "': " + std::strerror(errno);
+    return false;
+  }
+  std::vector<uint8_t> bytes;
+  uint8_t chunk[1 << 16];
+  size_t n;
+  while ((n = std::fread(chunk, 1, sizeof(chunk), f)) > 0)
+    bytes.insert(bytes.end(), chunk, chunk + n);
+  bool readError = std::ferror(f) != 0;
+  std::fclose(f);
+  if (readError) {
+    error = "cannot read artifact '" + path + "'";
+    return false;
+  }
+  if (!parseArtifact(bytes.data(), bytes.size(), a, error)) {
+    error = "'" + path + "': " + error;
+    return false;
+  }
+  return true;
+}
+
+} // namespace onnx_tosa

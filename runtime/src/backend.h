@@ -1,0 +1,107 @@
+//===- backend.h - The interface each GPU backend implements ----*- C++ -*-===//
+//
+// The session layer (session.cpp) is backend-agnostic: it validates the
+// artifact and the user's tensors, then drives a `Device` through this small
+// interface. A backend owns its driver objects; the handles it returns are
+// subclasses of the opaque base classes below.
+//
+// Lifetime: buffers, modules and launch sequences must be destroyed before the
+// device that created them (sessions hold the device by shared_ptr).
+//
+//===----------------------------------------------------------------------===//
+#ifndef ONNX_TOSA_RUNTIME_BACKEND_H
+#define ONNX_TOSA_RUNTIME_BACKEND_H
+
+#include "onnx_tosa/artifact.h"
+#include "status.h"
+
+#include <array>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace onnx_tosa::rt {
+
+/// A device allocation holding one whole artifact buffer.
+class DeviceBuffer {
+public:
+  virtual ~DeviceBuffer() = default;
+  uint64_t size() const { return sizeBytes; }
+
+protected:
+  explicit DeviceBuffer(uint64_t sizeBytes) : sizeBytes(sizeBytes) {}
+  uint64_t sizeBytes;
+};
+
+/// One loaded code object (a CUDA module or a Vulkan shader module).
+class DeviceModule {
+public:
+  virtual ~DeviceModule() = default;
+};
+
+/// One kernel launch with every reference resolved to backend objects.
+struct LaunchSpec {
+  /// Names the launch in error messages, e.g. "launch 3 (entry 'add')".
+  std::string label;
+  const DeviceModule *module = nullptr;
+  std::string entry;
+  std::array<uint32_t, 3> grid{{1, 1, 1}};
+  std::array<uint32_t, 3> block{{1, 1, 1}};
+  std::vector<DeviceBuffer *> args;
+};
+
+/// The launches of one model, prepared once (kernels looked up, pipelines and
+/// descriptor sets built, commands recorded where the API allows) so each run
+/// only has to submit and wait.
+class LaunchSequence {
+public:
+  virtual ~LaunchSequence() = default;
+};
+
+class Device {
+public:
+  virtual ~Device() = default;
+
+  virtual Target target() const = 0;
+  /// Canonical id such as "cuda:0" or "vulkan:1".
+  virtual const std::string &id() const = 0;
+  /// The driver's device name.
+  virtual const std::string &name() const = 0;
+
+  virtual Status allocate(uint64_t bytes, std::unique_ptr<DeviceBuffer> &out) = 0;
+  /// Copies `bytes` (<= buffer size) from host memory to the buffer start.
+  virtual Status upload(DeviceBuffer &dst, const void *src, uint64_t bytes) = 0;
+  /// Copies `bytes` (<= buffer size) from the buffer start to host memory.
+  /// Only valid after `wait` for any sequence that wrote the buffer.
+  virtual Status download(DeviceBuffer &src, void *dst, uint64_t bytes) = 0;
+
+  virtual Status loadModule(const Module &module,
+                            std::unique_ptr<DeviceModule> &out) = 0;
+  virtual Status prepare(const std::vector<LaunchSpec> &launches,
+                         std::unique_ptr<LaunchSequence> &out) = 0;
+  /// Starts the launches in order; each sees the writes of the previous ones.
+  virtual Status submit(LaunchSequence &sequence) = 0;
+  /// Blocks until a submitted sequence has finished.
+  virtual Status wait(LaunchSequence &sequence) = 0;
+};
+
+//===----------------------------------------------------------------------===//
+// Backend entry points
+//===----------------------------------------------------------------------===//
+
+/// Number of CUDA devices; an UNAVAILABLE status when the driver library is
+/// missing or fails to initialize.
+Status cudaDeviceCount(int &count);
+Status openCudaDevice(int ordinal, std::shared_ptr<Device> &out);
+
+/// How to pick a Vulkan physical device.
+struct VulkanSelector {
+  enum class Kind { PreferGpu, Ordinal, Lavapipe } kind = Kind::PreferGpu;
+  int ordinal = 0;
+};
+Status openVulkanDevice(const VulkanSelector &selector,
+                        std::shared_ptr<Device> &out);
+
+} // namespace onnx_tosa::rt
+
+#endif // ONNX_TOSA_RUNTIME_BACKEND_H

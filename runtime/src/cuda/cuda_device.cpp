@@ -1,0 +1,239 @@
+//===- cuda_device.cpp - The CUDA backend ---------------------------------===//
+//
+// Uses the device's primary context (shared with any other CUDA user in the
+// process) and the legacy default stream, so launches run in issue order and
+// each one sees the previous one's writes without extra synchronization.
+//
+//===----------------------------------------------------------------------===//
+
+#include "../backend.h"
+#include "cuda_driver.h"
+
+#include <algorithm>
+
+namespace onnx_tosa::rt {
+namespace {
+
+using namespace cuda;
+
+class CudaBuffer final : public DeviceBuffer {
+public:
+  CudaBuffer(const DriverApi &api, CUcontext ctx, CUdeviceptr ptr,
+             uint64_t size)
+      : DeviceBuffer(size), api(api), ctx(ctx), ptr(ptr) {}
+  ~CudaBuffer() override {
+    api.cuCtxSetCurrent(ctx);
+    api.cuMemFree(ptr);
+  }
+  const DriverApi &api;
+  CUcontext ctx;
+  CUdeviceptr ptr;
+};
+
+class CudaModule final : public DeviceModule {
+public:
+  CudaModule(const DriverApi &api, CUcontext ctx, CUmodule module)
+      : api(api), ctx(ctx), module(module) {}
+  ~CudaModule() override {
+    api.cuCtxSetCurrent(ctx);
+    api.cuModuleUnload(module);
+  }
+  const DriverApi &api;
+  CUcontext ctx;
+  CUmodule module;
+};
+
+class CudaSequence final : public LaunchSequence {
+public:
+  struct Step {
+    std::string label;
+    CUfunction fn = nullptr;
+    std::array<uint32_t, 3> grid{}, block{};
+    // cuLaunchKernel takes an array of pointers to the argument values.
+    std::vector<CUdeviceptr> argValues;
+    std::vector<void *> argPtrs;
+  };
+  std::vector<Step> steps;
+};
+
+class CudaDevice final : public Device {
+public:
+  CudaDevice(const DriverApi &api, int ordinal, CUdevice dev, CUcontext ctx,
+             std::string name)
+      : api(api), dev(dev), ctx(ctx), deviceId("cuda:" + std::to_string(ordinal)),
+        deviceName(std::move(name)) {}
+  ~CudaDevice() override { api.cuDevicePrimaryCtxRelease(dev); }
+
+  Target target() const override { return Target::Cuda; }
+  const std::string &id() const override { return deviceId; }
+  const std::string &name() const override { return deviceName; }
+
+  Status allocate(uint64_t bytes,
+                  std::unique_ptr<DeviceBuffer> &out) override {
+    OT_RETURN_IF_ERROR(makeCurrent());
+    CUdeviceptr ptr = 0;
+    // A zero-byte allocation is an error in CUDA; empty tensors still need a
+    // valid pointer to pass to kernels.
+    CUresult r = api.cuMemAlloc(&ptr, std::max<uint64_t>(bytes, 4));
+    if (r != CUDA_SUCCESS)
+      return driverError(api, "cuMemAlloc", r)
+          .withContext("allocating " + std::to_string(bytes) + " bytes on " +
+                       deviceId);
+    out = std::make_unique<CudaBuffer>(api, ctx, ptr, bytes);
+    return okStatus();
+  }
+
+  Status upload(DeviceBuffer &dst, const void *src, uint64_t bytes) override {
+    if (bytes == 0)
+      return okStatus();
+    OT_RETURN_IF_ERROR(makeCurrent());
+    CUresult r =
+        api.cuMemcpyHtoD(static_cast<CudaBuffer &>(dst).ptr, src, bytes);
+    return r == CUDA_SUCCESS ? okStatus() : driverError(api, "cuMemcpyHtoD", r);
+  }
+
+  Status download(DeviceBuffer &src, void *dst, uint64_t bytes) override {
+    if (bytes == 0)
+      return okStatus();
+    OT_RETURN_IF_ERROR(makeCurrent());
+    CUresult r =
+        api.cuMemcpyDtoH(dst, static_cast<CudaBuffer &>(src).ptr, bytes);
+    return r == CUDA_SUCCESS ? okStatus() : driverError(api, "cuMemcpyDtoH", r);
+  }
+
+  Status loadModule(const Module &module,
+                    std::unique_ptr<DeviceModule> &out) override;
+  Status prepare(const std::vector<LaunchSpec> &launches,
+                 std::unique_ptr<LaunchSequence> &out) override;
+  Status submit(LaunchSequence &sequence) override;
+  Status wait(LaunchSequence &) override {
+    OT_RETURN_IF_ERROR(makeCurrent());
+    CUresult r = api.cuCtxSynchronize();
+    if (r != CUDA_SUCCESS)
+      return driverError(api, "cuCtxSynchronize", r)
+          .withContext("running the model's kernels on " + deviceId);
+    return okStatus();
+  }
+
+private:
+  // The current context is per thread; sessions may be used from any thread.
+  Status makeCurrent() {
+    CUresult r = api.cuCtxSetCurrent(ctx);
+    return r == CUDA_SUCCESS ? okStatus()
+                             : driverError(api, "cuCtxSetCurrent", r);
+  }
+
+  const DriverApi &api;
+  CUdevice dev;
+  CUcontext ctx;
+  std::string deviceId;
+  std::string deviceName;
+};
+
+Status CudaDevice::loadModule(const Module &module,
+                              std::unique_ptr<DeviceModule> &out) {
+  OT_RETURN_IF_ERROR(makeCurrent());
+  // The driver reads PTX as a C string; add the terminator if it is missing.
+  std::string ptx(module.binary.begin(), module.binary.end());
+  if (ptx.empty() || ptx.back() != '\0')
+    ptx.push_back('\0');
+
+  std::string errorLog(16384, '\0');
+  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER,
+                            CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *values[] = {&errorLog[0],
+                    reinterpret_cast<void *>(
+                        static_cast<uintptr_t>(errorLog.size()))};
+  CUmodule mod = nullptr;
+  CUresult r = api.cuModuleLoadDataEx(&mod, ptx.data(), 2, options, values);
+  if (r != CUDA_SUCCESS) {
+    Status s = driverError(api, "cuModuleLoadDataEx", r)
+                   .withContext("loading PTX module '" + module.name + "'");
+    errorLog.resize(errorLog.find('\0'));
+    if (errorLog.empty())
+      return s;
+    return Status(s.code(), s.message() + "; JIT log:\n" + errorLog);
+  }
+  out = std::make_unique<CudaModule>(api, ctx, mod);
+  return okStatus();
+}
+
+Status CudaDevice::prepare(const std::vector<LaunchSpec> &launches,
+                           std::unique_ptr<LaunchSequence> &out) {
+  OT_RETURN_IF_ERROR(makeCurrent());
+  auto seq = std::make_unique<CudaSequence>();
+  seq->steps.resize(launches.size());
+  for (size_t i = 0; i < launches.size(); ++i) {
+    const LaunchSpec &spec = launches[i];
+    CudaSequence::Step &step = seq->steps[i];
+    step.label = spec.label;
+    step.grid = spec.grid;
+    step.block = spec.block;
+    const auto *mod = static_cast<const CudaModule *>(spec.module);
+    CUresult r =
+        api.cuModuleGetFunction(&step.fn, mod->module, spec.entry.c_str());
+    if (r != CUDA_SUCCESS)
+      return driverError(api, "cuModuleGetFunction", r)
+          .withContext(spec.label + ": kernel '" + spec.entry + "'");
+    for (DeviceBuffer *arg : spec.args)
+      step.argValues.push_back(static_cast<CudaBuffer *>(arg)->ptr);
+    // Pointers into argValues stay valid: the vector is not resized again.
+    for (CUdeviceptr &v : step.argValues)
+      step.argPtrs.push_back(&v);
+  }
+  out = std::move(seq);
+  return okStatus();
+}
+
+Status CudaDevice::submit(LaunchSequence &sequence) {
+  OT_RETURN_IF_ERROR(makeCurrent());
+  for (CudaSequence::Step &s : static_cast<CudaSequence &>(sequence).steps) {
+    CUresult r = api.cuLaunchKernel(
+        s.fn, s.grid[0], s.grid[1], s.grid[2], s.block[0], s.block[1],
+        s.block[2], /*sharedBytes=*/0, /*stream=*/nullptr,
+        s.argPtrs.empty() ? nullptr : s.argPtrs.data(), nullptr);
+    if (r != CUDA_SUCCESS)
+      return driverError(api, "cuLaunchKernel", r).withContext(s.label);
+  }
+  return okStatus();
+}
+
+} // namespace
+
+Status cudaDeviceCount(int &count) {
+  const DriverApi *api = nullptr;
+  OT_RETURN_IF_ERROR(loadDriver(api));
+  CUresult r = api->cuDeviceGetCount(&count);
+  return r == CUDA_SUCCESS ? okStatus()
+                           : driverError(*api, "cuDeviceGetCount", r);
+}
+
+Status openCudaDevice(int ordinal, std::shared_ptr<Device> &out) {
+  const DriverApi *api = nullptr;
+  OT_RETURN_IF_ERROR(loadDriver(api));
+  int count = 0;
+  OT_RETURN_IF_ERROR(cudaDeviceCount(count));
+  if (count == 0)
+    return unavailable("the CUDA driver reports no devices");
+  if (ordinal < 0 || ordinal >= count)
+    return notFound("CUDA device " + std::to_string(ordinal) +
+                    " does not exist (this machine has " +
+                    std::to_string(count) + ", numbered from 0)");
+  CUdevice dev = 0;
+  CUresult r = api->cuDeviceGet(&dev, ordinal);
+  if (r != CUDA_SUCCESS)
+    return driverError(*api, "cuDeviceGet", r);
+  char name[256] = {};
+  r = api->cuDeviceGetName(name, sizeof(name) - 1, dev);
+  if (r != CUDA_SUCCESS)
+    return driverError(*api, "cuDeviceGetName", r);
+  CUcontext ctx = nullptr;
+  r = api->cuDevicePrimaryCtxRetain(&ctx, dev);
+  if (r != CUDA_SUCCESS)
+    return driverError(*api, "cuDevicePrimaryCtxRetain", r)
+        .withContext("opening cuda:" + std::to_string(ordinal));
+  out = std::make_shared<CudaDevice>(*api, ordinal, dev, ctx, name);
+  return okStatus();
+}
+
+} // namespace onnx_tosa::rt

@@ -1,0 +1,80 @@
+//===- cuda_driver.h - The CUDA driver API, loaded at run time --*- C++ -*-===//
+//
+// The runtime must build and run where CUDA is absent, so it includes no CUDA
+// header and links no CUDA library. Instead it declares the few driver types
+// and entry points it uses (their ABI is stable) and resolves them from
+// libcuda.so.1 with dlopen on first use.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ONNX_TOSA_RUNTIME_CUDA_DRIVER_H
+#define ONNX_TOSA_RUNTIME_CUDA_DRIVER_H
+
+#include "../status.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace onnx_tosa::rt::cuda {
+
+using CUresult = int;
+using CUdevice = int;
+using CUdeviceptr = unsigned long long;
+using CUcontext = struct CUctx_st *;
+using CUmodule = struct CUmod_st *;
+using CUfunction = struct CUfunc_st *;
+using CUstream = struct CUstream_st *;
+
+constexpr CUresult CUDA_SUCCESS = 0;
+constexpr CUresult CUDA_ERROR_OUT_OF_MEMORY = 2;
+constexpr CUresult CUDA_ERROR_NO_DEVICE = 100;
+constexpr CUresult CUDA_ERROR_NOT_FOUND = 500;
+
+// Values of the driver's CUjit_option enumeration that we pass.
+enum CUjit_option : int {
+  CU_JIT_INFO_LOG_BUFFER = 3,
+  CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4,
+  CU_JIT_ERROR_LOG_BUFFER = 5,
+  CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
+};
+
+/// Resolved driver entry points. The symbol names (with their _v2 suffixes)
+/// are the ones the driver exports for the current ABI of each call.
+struct DriverApi {
+  CUresult (*cuInit)(unsigned flags);
+  CUresult (*cuDeviceGetCount)(int *count);
+  CUresult (*cuDeviceGet)(CUdevice *dev, int ordinal);
+  CUresult (*cuDeviceGetName)(char *name, int len, CUdevice dev);
+  CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *ctx, CUdevice dev);
+  CUresult (*cuDevicePrimaryCtxRelease)(CUdevice dev);
+  CUresult (*cuCtxSetCurrent)(CUcontext ctx);
+  CUresult (*cuCtxSynchronize)();
+  CUresult (*cuMemAlloc)(CUdeviceptr *ptr, size_t bytes);
+  CUresult (*cuMemFree)(CUdeviceptr ptr);
+  CUresult (*cuMemcpyHtoD)(CUdeviceptr dst, const void *src, size_t bytes);
+  CUresult (*cuMemcpyDtoH)(void *dst, CUdeviceptr src, size_t bytes);
+  CUresult (*cuModuleLoadDataEx)(CUmodule *module, const void *image,
+                                 unsigned numOptions, CUjit_option *options,
+                                 void **optionValues);
+  CUresult (*cuModuleUnload)(CUmodule module);
+  CUresult (*cuModuleGetFunction)(CUfunction *fn, CUmodule module,
+                                  const char *name);
+  CUresult (*cuLaunchKernel)(CUfunction fn, unsigned gx, unsigned gy,
+                             unsigned gz, unsigned bx, unsigned by,
+                             unsigned bz, unsigned sharedBytes,
+                             CUstream stream, void **params, void **extra);
+  CUresult (*cuGetErrorString)(CUresult error, const char **str);
+  CUresult (*cuGetErrorName)(CUresult error, const char **str);
+};
+
+/// Loads libcuda.so.1 and calls cuInit once per process. On failure the status
+/// says what is missing; later calls return the same failure.
+Status loadDriver(const DriverApi *&api);
+
+/// Formats a failed driver call as "CALL failed: NAME (description)" and maps
+/// it to a status code (out-of-memory, no device, ...).
+Status driverError(const DriverApi &api, const char *call, CUresult result);
+
+} // namespace onnx_tosa::rt::cuda
+
+#endif // ONNX_TOSA_RUNTIME_CUDA_DRIVER_H

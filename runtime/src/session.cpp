@@ -1,0 +1,406 @@
+//===- session.cpp - Loading and running a model: the ot_session_* API ----===//
+//
+// Everything here is backend-agnostic. Loading checks the artifact's internal
+// references once, so the backends can trust every index they are given, and
+// running checks the caller's tensors, so a mismatch is reported by name
+// instead of corrupting device memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "device.h"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace onnx_tosa::rt {
+namespace {
+
+std::string shapeString(const int64_t *dims, size_t rank) {
+  std::string s = "[";
+  for (size_t i = 0; i < rank; ++i)
+    s += (i ? ", " : "") + std::to_string(dims[i]);
+  return s + "]";
+}
+
+/// product(shape) * elemSize, or false on a negative dim or overflow.
+bool byteSizeOf(const std::vector<int64_t> &shape, size_t elemSize,
+                uint64_t &out) {
+  uint64_t n = elemSize;
+  for (int64_t d : shape) {
+    if (d < 0)
+      return false;
+    if (d != 0 && n > UINT64_MAX / static_cast<uint64_t>(d))
+      return false;
+    n *= static_cast<uint64_t>(d);
+  }
+  out = n;
+  return true;
+}
+
+/// A model input or output as the session exposes it.
+struct TensorSlot {
+  TensorBinding binding;
+  uint64_t byteSize = 0;
+
+  std::string describe() const {
+    return binding.name + " (" + dtypeName(binding.dtype) + " " +
+           shapeString(binding.shape.data(), binding.shape.size()) + ")";
+  }
+};
+
+std::string listSlots(const std::vector<TensorSlot> &slots) {
+  std::string s;
+  for (const TensorSlot &t : slots)
+    s += (s.empty() ? "" : ", ") + t.describe();
+  return s.empty() ? "(none)" : s;
+}
+
+} // namespace
+} // namespace onnx_tosa::rt
+
+using namespace onnx_tosa;
+using namespace onnx_tosa::rt;
+
+struct ot_session {
+  // Declaration order is destruction order reversed: the launch sequence
+  // goes first, the device last.
+  std::shared_ptr<Device> device;
+  std::string modelName;
+  std::vector<std::unique_ptr<DeviceBuffer>> buffers;
+  std::vector<std::unique_ptr<DeviceModule>> modules;
+  std::unique_ptr<LaunchSequence> sequence;
+  std::vector<TensorSlot> inputs, outputs;
+
+  Status load(const Artifact &a);
+  Status run(const ot_host_tensor *in, size_t numIn, const ot_host_tensor *out,
+             size_t numOut);
+
+private:
+  Status validate(const Artifact &a);
+  Status matchTensors(const char *role, const std::vector<TensorSlot> &slots,
+                      const ot_host_tensor *given, size_t count,
+                      std::vector<const ot_host_tensor *> &bySlot);
+};
+
+Status ot_session::validate(const Artifact &a) {
+  Target want = device->target();
+  if (a.target != want)
+    return failedPrecondition(
+        std::string("the artifact was compiled for ") +
+        (a.target == Target::Cuda ? "CUDA" : "Vulkan") + " but device " +
+        device->id() + " (" + device->name() + ") is a " +
+        (want == Target::Cuda ? "CUDA" : "Vulkan") + " device");
+  size_t nbuf = a.buffers.size();
+  for (size_t i = 0; i < nbuf; ++i) {
+    const Buffer &b = a.buffers[i];
+    if (b.kind == BufferKind::Constant && b.data.size() > b.sizeBytes)
+      return dataLoss("constant buffer " + std::to_string(i) + " holds " +
+                      std::to_string(b.data.size()) +
+                      " bytes but declares a size of " +
+                      std::to_string(b.sizeBytes));
+  }
+  for (const auto *list : {&a.inputs, &a.outputs}) {
+    const char *role = list == &a.inputs ? "input" : "output";
+    std::vector<TensorSlot> &slots = list == &a.inputs ? inputs : outputs;
+    for (const TensorBinding &b : *list) {
+      std::string what = std::string(role) + " '" + b.name + "'";
+      for (const TensorSlot &prev : slots)
+        if (prev.binding.name == b.name)
+          return dataLoss("the model has two " + std::string(role) +
+                          "s named '" + b.name + "'");
+      if (b.buffer >= nbuf)
+        return dataLoss(what + " refers to buffer " +
+                        std::to_string(b.buffer) + " but the artifact has " +
+                        std::to_string(nbuf) + " buffers");
+      TensorSlot slot{b, 0};
+      if (!byteSizeOf(b.shape, dtypeSize(b.dtype), slot.byteSize))
+        return dataLoss(what + " has an invalid or dynamic shape " +
+                        shapeString(b.shape.data(), b.shape.size()));
+      if (slot.byteSize > a.buffers[b.buffer].sizeBytes)
+        return dataLoss(what + " needs " + std::to_string(slot.byteSize) +
+                        " bytes but its buffer " + std::to_string(b.buffer) +
+                        " has " +
+                        std::to_string(a.buffers[b.buffer].sizeBytes));
+      if (list == &a.inputs && a.buffers[b.buffer].kind != BufferKind::Input)
+        return dataLoss(what + " is bound to buffer " +
+                        std::to_string(b.buffer) +
+                        ", which is not an input buffer");
+      slots.push_back(std::move(slot));
+    }
+  }
+  for (size_t i = 0; i < a.launches.size(); ++i) {
+    const Launch &l = a.launches[i];
+    std::string what = "launch " + std::to_string(i) + " ('" + l.entry + "')";
+    if (l.module >= a.modules.size())
+      return dataLoss(what + " refers to module " + std::to_string(l.module) +
+                      " but the artifact has " +
+                      std::to_string(a.modules.size()) + " modules");
+    for (uint32_t arg : l.args)
+      if (arg >= nbuf)
+        return dataLoss(what + " passes buffer " + std::to_string(arg) +
+                        " but the artifact has " + std::to_string(nbuf) +
+                        " buffers");
+    for (int d = 0; d < 3; ++d)
+      if (l.grid[d] == 0 || l.block[d] == 0)
+        return dataLoss(what + " has a zero grid or block dimension");
+  }
+  return okStatus();
+}
+
+Status ot_session::load(const Artifact &a) {
+  modelName = a.modelName;
+  OT_RETURN_IF_ERROR(validate(a));
+
+  buffers.resize(a.buffers.size());
+  for (size_t i = 0; i < a.buffers.size(); ++i) {
+    const Buffer &b = a.buffers[i];
+    std::string what = "buffer " + std::to_string(i);
+    OT_RETURN_IF_ERROR(
+        device->allocate(b.sizeBytes, buffers[i]).withContext(what));
+    if (b.kind != BufferKind::Constant)
+      continue;
+    // Constants are uploaded once; a declared size larger than the data is
+    // zero-filled so kernels never read uninitialized memory.
+    std::vector<uint8_t> bytes = b.data;
+    bytes.resize(b.sizeBytes, 0);
+    OT_RETURN_IF_ERROR(
+        device->upload(*buffers[i], bytes.data(), bytes.size())
+            .withContext("uploading constant " + what));
+  }
+
+  modules.resize(a.modules.size());
+  for (size_t i = 0; i < a.modules.size(); ++i)
+    OT_RETURN_IF_ERROR(device->loadModule(a.modules[i], modules[i])
+                           .withContext("module " + std::to_string(i)));
+
+  std::vector<LaunchSpec> specs(a.launches.size());
+  for (size_t i = 0; i < a.launches.size(); ++i) {
+    const Launch &l = a.launches[i];
+    LaunchSpec &s = specs[i];
+    s.label = "launch " + std::to_string(i) + " (entry '" + l.entry +
+              "' of module '" + a.modules[l.module].name + "')";
+    s.module = modules[l.module].get();
+    s.entry = l.entry;
+    for (int d = 0; d < 3; ++d) {
+      s.grid[d] = l.grid[d];
+      s.block[d] = l.block[d];
+    }
+    for (uint32_t arg : l.args)
+      s.args.push_back(buffers[arg].get());
+  }
+  return device->prepare(specs, sequence);
+}
+
+Status ot_session::matchTensors(const char *role,
+                                const std::vector<TensorSlot> &slots,
+                                const ot_host_tensor *given, size_t count,
+                                std::vector<const ot_host_tensor *> &bySlot) {
+  bySlot.assign(slots.size(), nullptr);
+  if (count && !given)
+    return invalidArgument(std::string(role) + " array is NULL");
+  for (size_t g = 0; g < count; ++g) {
+    const ot_host_tensor &t = given[g];
+    size_t idx = slots.size();
+    if (t.name) {
+      for (size_t s = 0; s < slots.size(); ++s)
+        if (slots[s].binding.name == t.name)
+          idx = s;
+      if (idx == slots.size())
+        return invalidArgument("unknown " + std::string(role) + " '" + t.name +
+                               "'; the model's " + role +
+                               "s are: " + listSlots(slots));
+    } else if (t.index < slots.size()) {
+      idx = t.index;
+    } else {
+      return invalidArgument(std::string(role) + " index " +
+                             std::to_string(t.index) +
+                             " is out of range; the model has " +
+                             std::to_string(slots.size()) + " " + role + "s");
+    }
+    const TensorSlot &slot = slots[idx];
+    const TensorBinding &b = slot.binding;
+    std::string what = std::string(role) + " '" + b.name + "'";
+    if (bySlot[idx])
+      return invalidArgument(what + " is given more than once");
+    if (static_cast<uint32_t>(t.dtype) != static_cast<uint32_t>(b.dtype))
+      return invalidArgument(what + ": expected dtype " + dtypeName(b.dtype) +
+                             ", got " +
+                             dtypeName(static_cast<DType>(t.dtype)));
+    if (t.rank && !t.shape)
+      return invalidArgument(what + ": shape is NULL but rank is " +
+                             std::to_string(t.rank));
+    bool sameShape = t.rank == b.shape.size() &&
+                     (t.rank == 0 ||
+                      std::memcmp(t.shape, b.shape.data(),
+                                  t.rank * sizeof(int64_t)) == 0);
+    if (!sameShape)
+      return invalidArgument(what + ": expected shape " +
+                             shapeString(b.shape.data(), b.shape.size()) +
+                             ", got " + shapeString(t.shape, t.rank));
+    if (t.byte_size != slot.byteSize)
+      return invalidArgument(what + ": expected " +
+                             std::to_string(slot.byteSize) + " bytes (" +
+                             slot.describe() + "), got " +
+                             std::to_string(t.byte_size));
+    if (!t.data && t.byte_size)
+      return invalidArgument(what + ": data is NULL");
+    bySlot[idx] = &t;
+  }
+  return okStatus();
+}
+
+Status ot_session::run(const ot_host_tensor *in, size_t numIn,
+                       const ot_host_tensor *out, size_t numOut) {
+  std::vector<const ot_host_tensor *> inBySlot, outBySlot;
+  OT_RETURN_IF_ERROR(matchTensors("input", inputs, in, numIn, inBySlot));
+  OT_RETURN_IF_ERROR(matchTensors("output", outputs, out, numOut, outBySlot));
+  std::string missing;
+  for (size_t s = 0; s < inputs.size(); ++s)
+    if (!inBySlot[s])
+      missing += (missing.empty() ? "" : ", ") + inputs[s].describe();
+  if (!missing.empty())
+    return invalidArgument("missing input " + missing +
+                           "; every model input must be given");
+
+  for (size_t s = 0; s < inputs.size(); ++s)
+    OT_RETURN_IF_ERROR(device
+                           ->upload(*buffers[inputs[s].binding.buffer],
+                                    inBySlot[s]->data, inputs[s].byteSize)
+                           .withContext("uploading input '" +
+                                        inputs[s].binding.name + "'"));
+  OT_RETURN_IF_ERROR(device->submit(*sequence));
+  OT_RETURN_IF_ERROR(device->wait(*sequence));
+  for (size_t s = 0; s < outputs.size(); ++s) {
+    if (!outBySlot[s])
+      continue;
+    OT_RETURN_IF_ERROR(device
+                           ->download(*buffers[outputs[s].binding.buffer],
+                                      outBySlot[s]->data, outputs[s].byteSize)
+                           .withContext("downloading output '" +
+                                        outputs[s].binding.name + "'"));
+  }
+  return okStatus();
+}
+
+namespace {
+
+Status loadSession(ot_device *device, const Artifact &a, ot_session **out) {
+  auto session = std::make_unique<ot_session>();
+  session->device = device->impl;
+  OT_RETURN_IF_ERROR(session->load(a));
+  *out = session.release();
+  return okStatus();
+}
+
+Status checkLoadArgs(ot_device *device, ot_session **out) {
+  if (!out)
+    return invalidArgument("ot_session_load: out_session is NULL");
+  *out = nullptr;
+  if (!device)
+    return invalidArgument("ot_session_load: device is NULL");
+  return okStatus();
+}
+
+void fillInfo(const TensorSlot &slot, ot_tensor_info *info) {
+  info->name = slot.binding.name.c_str();
+  info->dtype = static_cast<ot_dtype>(slot.binding.dtype);
+  info->rank = slot.binding.shape.size();
+  info->shape = slot.binding.shape.data();
+  info->byte_size = slot.byteSize;
+}
+
+} // namespace
+
+extern "C" {
+
+ot_status ot_session_load(ot_device *device, const char *artifact_path,
+                          ot_session **out_session) {
+  return guardedCall([&]() -> Status {
+    OT_RETURN_IF_ERROR(checkLoadArgs(device, out_session));
+    if (!artifact_path)
+      return invalidArgument("ot_session_load: artifact_path is NULL");
+    std::string path = artifact_path;
+    struct stat st;
+    if (stat(artifact_path, &st) != 0)
+      return notFound("cannot open artifact '" + path +
+                      "': " + std::strerror(errno));
+    Artifact a;
+    std::string error;
+    if (!readArtifact(path, a, error))
+      return dataLoss(error);
+    return loadSession(device, a, out_session)
+        .withContext("loading '" + path + "'");
+  });
+}
+
+ot_status ot_session_load_from_memory(ot_device *device, const void *data,
+                                      size_t size, ot_session **out_session) {
+  return guardedCall([&]() -> Status {
+    OT_RETURN_IF_ERROR(checkLoadArgs(device, out_session));
+    if (!data && size)
+      return invalidArgument("ot_session_load_from_memory: data is NULL");
+    Artifact a;
+    std::string error;
+    if (!parseArtifact(static_cast<const uint8_t *>(data), size, a, error))
+      return dataLoss(error);
+    return loadSession(device, a, out_session);
+  });
+}
+
+void ot_session_release(ot_session *session) { delete session; }
+
+const char *ot_session_model_name(const ot_session *session) {
+  return session ? session->modelName.c_str() : "";
+}
+
+size_t ot_session_input_count(const ot_session *session) {
+  return session ? session->inputs.size() : 0;
+}
+
+size_t ot_session_output_count(const ot_session *session) {
+  return session ? session->outputs.size() : 0;
+}
+
+ot_status ot_session_input_info(const ot_session *session, size_t index,
+                                ot_tensor_info *out_info) {
+  return guardedCall([&]() -> Status {
+    if (!session || !out_info)
+      return invalidArgument("ot_session_input_info: NULL argument");
+    if (index >= session->inputs.size())
+      return invalidArgument("input index " + std::to_string(index) +
+                             " is out of range; the model has " +
+                             std::to_string(session->inputs.size()) +
+                             " inputs");
+    fillInfo(session->inputs[index], out_info);
+    return okStatus();
+  });
+}
+
+ot_status ot_session_output_info(const ot_session *session, size_t index,
+                                 ot_tensor_info *out_info) {
+  return guardedCall([&]() -> Status {
+    if (!session || !out_info)
+      return invalidArgument("ot_session_output_info: NULL argument");
+    if (index >= session->outputs.size())
+      return invalidArgument("output index " + std::to_string(index) +
+                             " is out of range; the model has " +
+                             std::to_string(session->outputs.size()) +
+                             " outputs");
+    fillInfo(session->outputs[index], out_info);
+    return okStatus();
+  });
+}
+
+ot_status ot_session_run(ot_session *session, const ot_host_tensor *inputs,
+                         size_t num_inputs, const ot_host_tensor *outputs,
+                         size_t num_outputs) {
+  return guardedCall([&]() -> Status {
+    if (!session)
+      return invalidArgument("ot_session_run: session is NULL");
+    return session->run(inputs, num_inputs, outputs, num_outputs);
+  });
+}
+
+} // extern "C"

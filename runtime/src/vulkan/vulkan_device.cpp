@@ -1,0 +1,363 @@
+//===- vulkan_device.cpp - Vulkan instance, device and memory -------------===//
+
+#include "vulkan_device.h"
+
+#include <cstring>
+
+namespace onnx_tosa::rt {
+namespace vk {
+
+const char *resultName(VkResult r) {
+  switch (r) {
+#define OT_CASE(x)                                                             \
+  case x:                                                                      \
+    return #x;
+    OT_CASE(VK_SUCCESS)
+    OT_CASE(VK_NOT_READY)
+    OT_CASE(VK_TIMEOUT)
+    OT_CASE(VK_INCOMPLETE)
+    OT_CASE(VK_ERROR_OUT_OF_HOST_MEMORY)
+    OT_CASE(VK_ERROR_OUT_OF_DEVICE_MEMORY)
+    OT_CASE(VK_ERROR_INITIALIZATION_FAILED)
+    OT_CASE(VK_ERROR_DEVICE_LOST)
+    OT_CASE(VK_ERROR_MEMORY_MAP_FAILED)
+    OT_CASE(VK_ERROR_LAYER_NOT_PRESENT)
+    OT_CASE(VK_ERROR_EXTENSION_NOT_PRESENT)
+    OT_CASE(VK_ERROR_FEATURE_NOT_PRESENT)
+    OT_CASE(VK_ERROR_INCOMPATIBLE_DRIVER)
+    OT_CASE(VK_ERROR_TOO_MANY_OBJECTS)
+    OT_CASE(VK_ERROR_FORMAT_NOT_SUPPORTED)
+    OT_CASE(VK_ERROR_FRAGMENTED_POOL)
+    OT_CASE(VK_ERROR_OUT_OF_POOL_MEMORY)
+    OT_CASE(VK_ERROR_INVALID_SHADER_NV)
+    OT_CASE(VK_ERROR_UNKNOWN)
+#undef OT_CASE
+  default:
+    return "VK_ERROR_(unrecognized)";
+  }
+}
+
+Status vkError(const char *call, VkResult r) {
+  std::string msg = std::string(call) + " failed: " + resultName(r) + " (" +
+                    std::to_string(static_cast<int>(r)) + ")";
+  switch (r) {
+  case VK_ERROR_OUT_OF_HOST_MEMORY:
+  case VK_ERROR_OUT_OF_DEVICE_MEMORY:
+  case VK_ERROR_OUT_OF_POOL_MEMORY:
+  case VK_ERROR_TOO_MANY_OBJECTS:
+    return resourceExhausted(msg);
+  case VK_ERROR_DEVICE_LOST:
+  case VK_ERROR_INCOMPATIBLE_DRIVER:
+  case VK_ERROR_INITIALIZATION_FAILED:
+    return unavailable(msg);
+  default:
+    return internalError(msg);
+  }
+}
+
+VulkanBuffer::~VulkanBuffer() {
+  if (mapped)
+    vkUnmapMemory(device, memory);
+  vkDestroyBuffer(device, buffer, nullptr);
+  vkFreeMemory(device, memory, nullptr);
+}
+
+VulkanDevice::~VulkanDevice() {
+  if (device) {
+    vkDeviceWaitIdle(device);
+    vkDestroyDevice(device, nullptr);
+  }
+  if (instance)
+    vkDestroyInstance(instance, nullptr);
+}
+
+Status VulkanDevice::allocate(uint64_t bytes,
+                              std::unique_ptr<DeviceBuffer> &out) {
+  auto buf = std::make_unique<VulkanBuffer>(device, bytes);
+  // Vulkan forbids zero-sized buffers, and storage buffer ranges are used in
+  // 4-byte words, so round up.
+  VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  info.size = bytes < 4 ? 4 : (bytes + 3) & ~uint64_t(3);
+  // Transfer usage lets a later staging path copy into these buffers.
+  info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+               VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+               VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  OT_VK_CALL(vkCreateBuffer, device, &info, nullptr, &buf->buffer);
+
+  VkMemoryRequirements req;
+  vkGetBufferMemoryRequirements(device, buf->buffer, &req);
+
+  // Preference order for host-visible memory: device-local (resizable BAR or
+  // unified memory) first, then cached system memory (fast readback), then
+  // any coherent memory. An out-of-memory on one type falls through to the
+  // next, since the device-local host-visible heap is often small.
+  const VkMemoryPropertyFlags kBase = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                      VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  const VkMemoryPropertyFlags kPrefs[] = {
+      kBase | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
+      kBase | VK_MEMORY_PROPERTY_HOST_CACHED_BIT, kBase};
+  VkResult last = VK_ERROR_OUT_OF_DEVICE_MEMORY;
+  bool anyType = false;
+  for (VkMemoryPropertyFlags want : kPrefs) {
+    for (uint32_t t = 0; t < memoryProperties.memoryTypeCount; ++t) {
+      VkMemoryPropertyFlags have = memoryProperties.memoryTypes[t].propertyFlags;
+      if (!(req.memoryTypeBits & (1u << t)) || (have & want) != want)
+        continue;
+      anyType = true;
+      VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+      alloc.allocationSize = req.size;
+      alloc.memoryTypeIndex = t;
+      last = vkAllocateMemory(device, &alloc, nullptr, &buf->memory);
+      if (last == VK_SUCCESS)
+        break;
+      buf->memory = VK_NULL_HANDLE;
+    }
+    if (buf->memory)
+      break;
+  }
+  std::string what = "allocating " + std::to_string(bytes) + " bytes on " +
+                     deviceId;
+  if (!anyType)
+    return internalError("the device has no host-visible coherent memory "
+                         "type usable for storage buffers")
+        .withContext(what);
+  if (!buf->memory)
+    return vkError("vkAllocateMemory", last).withContext(what);
+  OT_VK_CALL(vkBindBufferMemory, device, buf->buffer, buf->memory, 0);
+  OT_VK_CALL(vkMapMemory, device, buf->memory, 0, VK_WHOLE_SIZE, 0,
+             &buf->mapped);
+  out = std::move(buf);
+  return okStatus();
+}
+
+Status VulkanDevice::upload(DeviceBuffer &dst, const void *src,
+                            uint64_t bytes) {
+  if (bytes)
+    std::memcpy(static_cast<VulkanBuffer &>(dst).mapped, src, bytes);
+  return okStatus();
+}
+
+Status VulkanDevice::download(DeviceBuffer &src, void *dst, uint64_t bytes) {
+  if (bytes)
+    std::memcpy(dst, static_cast<VulkanBuffer &>(src).mapped, bytes);
+  return okStatus();
+}
+
+//===----------------------------------------------------------------------===//
+// Opening a device
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+bool isCpuImplementation(const VkPhysicalDeviceProperties &p) {
+  std::string name = p.deviceName;
+  return p.deviceType == VK_PHYSICAL_DEVICE_TYPE_CPU ||
+         name.find("llvmpipe") != std::string::npos ||
+         name.find("lavapipe") != std::string::npos;
+}
+
+bool isLavapipe(const VkPhysicalDeviceProperties &p) {
+  std::string name = p.deviceName;
+  return name.find("llvmpipe") != std::string::npos ||
+         name.find("lavapipe") != std::string::npos;
+}
+
+/// Lower is better: discrete, integrated, virtual, other, CPU.
+int gpuRank(const VkPhysicalDeviceProperties &p) {
+  if (isCpuImplementation(p))
+    return 4;
+  switch (p.deviceType) {
+  case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU:
+    return 0;
+  case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU:
+    return 1;
+  case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU:
+    return 2;
+  default:
+    return 3;
+  }
+}
+
+bool findComputeQueue(VkPhysicalDevice pd, uint32_t &family) {
+  uint32_t n = 0;
+  vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, nullptr);
+  std::vector<VkQueueFamilyProperties> fams(n);
+  vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, fams.data());
+  for (uint32_t i = 0; i < n; ++i)
+    if (fams[i].queueFlags & VK_QUEUE_COMPUTE_BIT) {
+      family = i;
+      return true;
+    }
+  return false;
+}
+
+Status createInstance(VkInstance &instance) {
+  uint32_t loaderVersion = VK_API_VERSION_1_0;
+  // vkEnumerateInstanceVersion only exists in 1.1+ loaders.
+  auto enumerateVersion = reinterpret_cast<PFN_vkEnumerateInstanceVersion>(
+      vkGetInstanceProcAddr(nullptr, "vkEnumerateInstanceVersion"));
+  if (enumerateVersion)
+    enumerateVersion(&loaderVersion);
+  if (loaderVersion < VK_API_VERSION_1_1)
+    return unavailable("the Vulkan loader supports only Vulkan 1.0; "
+                       "Vulkan 1.1 or newer is required");
+  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  app.pApplicationName = "onnx-tosa";
+  app.pEngineName = "onnx-tosa-runtime";
+  app.apiVersion =
+      loaderVersion < VK_API_VERSION_1_2 ? VK_API_VERSION_1_1 : VK_API_VERSION_1_2;
+  VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  info.pApplicationInfo = &app;
+  VkResult r = vkCreateInstance(&info, nullptr, &instance);
+  if (r == VK_ERROR_INCOMPATIBLE_DRIVER)
+    return unavailable("no Vulkan driver is installed (vkCreateInstance: "
+                       "VK_ERROR_INCOMPATIBLE_DRIVER)");
+  if (r != VK_SUCCESS)
+    return vkError("vkCreateInstance", r);
+  return okStatus();
+}
+
+/// Picks the physical device the selector names; `index` is its position in
+/// enumeration order, used for the "vulkan:N" id.
+Status selectPhysical(VkInstance instance, const VulkanSelector &sel,
+                      VkPhysicalDevice &chosen, uint32_t &index) {
+  uint32_t n = 0;
+  VkResult r = vkEnumeratePhysicalDevices(instance, &n, nullptr);
+  if (r != VK_SUCCESS)
+    return vkError("vkEnumeratePhysicalDevices", r);
+  if (n == 0)
+    return unavailable("no Vulkan device found (a driver is installed but "
+                       "reports no physical devices)");
+  std::vector<VkPhysicalDevice> devs(n);
+  r = vkEnumeratePhysicalDevices(instance, &n, devs.data());
+  if (r != VK_SUCCESS && r != VK_INCOMPLETE)
+    return vkError("vkEnumeratePhysicalDevices", r);
+  devs.resize(n);
+  std::vector<VkPhysicalDeviceProperties> props(n);
+  std::string all;
+  for (uint32_t i = 0; i < n; ++i) {
+    vkGetPhysicalDeviceProperties(devs[i], &props[i]);
+    all += (i ? ", " : "") + std::to_string(i) + ": " + props[i].deviceName;
+  }
+
+  int best = -1;
+  switch (sel.kind) {
+  case VulkanSelector::Kind::Ordinal:
+    if (sel.ordinal < 0 || static_cast<uint32_t>(sel.ordinal) >= n)
+      return notFound("Vulkan device " + std::to_string(sel.ordinal) +
+                      " does not exist (devices: " + all + ")");
+    best = sel.ordinal;
+    break;
+  case VulkanSelector::Kind::Lavapipe:
+    for (uint32_t i = 0; i < n && best < 0; ++i)
+      if (isLavapipe(props[i]))
+        best = static_cast<int>(i);
+    if (best < 0)
+      return notFound("no lavapipe (Mesa CPU) Vulkan device found (devices: " +
+                      all + ")");
+    break;
+  case VulkanSelector::Kind::PreferGpu:
+    for (uint32_t i = 0; i < n; ++i) {
+      uint32_t family;
+      if (!findComputeQueue(devs[i], family))
+        continue;
+      if (best < 0 || gpuRank(props[i]) < gpuRank(props[best]))
+        best = static_cast<int>(i);
+    }
+    if (best < 0)
+      return unavailable("no Vulkan device has a compute queue (devices: " +
+                         all + ")");
+    break;
+  }
+  if (props[best].apiVersion < VK_API_VERSION_1_1)
+    return unavailable(std::string("Vulkan device '") + props[best].deviceName +
+                       "' supports only Vulkan 1.0; 1.1 or newer is required");
+  chosen = devs[best];
+  index = static_cast<uint32_t>(best);
+  return okStatus();
+}
+
+/// Creates the logical device with every optional shader feature the
+/// compiler may use (64/16/8-bit types, 16/8-bit storage) that the physical
+/// device supports; unsupported ones are simply left off, and a shader that
+/// needs them will fail at pipeline creation with a driver error.
+Status createLogicalDevice(VulkanDevice &d) {
+  bool v12 = d.properties.apiVersion >= VK_API_VERSION_1_2;
+  VkPhysicalDeviceVulkan11Features f11{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+  VkPhysicalDeviceVulkan12Features f12{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  VkPhysicalDevice16BitStorageFeatures f16{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
+  VkPhysicalDeviceFeatures2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  // The Vulkan11/12 feature structs may only be chained on 1.2 devices.
+  if (v12) {
+    query.pNext = &f11;
+    f11.pNext = &f12;
+  } else {
+    query.pNext = &f16;
+  }
+  vkGetPhysicalDeviceFeatures2(d.physical, &query);
+
+  VkPhysicalDeviceFeatures2 enable{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  enable.features.shaderInt64 = query.features.shaderInt64;
+  enable.features.shaderFloat64 = query.features.shaderFloat64;
+  enable.features.shaderInt16 = query.features.shaderInt16;
+  VkPhysicalDeviceVulkan11Features e11{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+  VkPhysicalDeviceVulkan12Features e12{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
+  VkPhysicalDevice16BitStorageFeatures e16{
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
+  if (v12) {
+    e11.storageBuffer16BitAccess = f11.storageBuffer16BitAccess;
+    e12.storageBuffer8BitAccess = f12.storageBuffer8BitAccess;
+    e12.shaderInt8 = f12.shaderInt8;
+    e12.shaderFloat16 = f12.shaderFloat16;
+    e12.vulkanMemoryModel = f12.vulkanMemoryModel;
+    enable.pNext = &e11;
+    e11.pNext = &e12;
+  } else {
+    e16.storageBuffer16BitAccess = f16.storageBuffer16BitAccess;
+    enable.pNext = &e16;
+  }
+
+  float priority = 1.0f;
+  VkDeviceQueueCreateInfo queueInfo{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  queueInfo.queueFamilyIndex = d.queueFamily;
+  queueInfo.queueCount = 1;
+  queueInfo.pQueuePriorities = &priority;
+  VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  info.pNext = &enable;
+  info.queueCreateInfoCount = 1;
+  info.pQueueCreateInfos = &queueInfo;
+  OT_VK_CALL(vkCreateDevice, d.physical, &info, nullptr, &d.device);
+  vkGetDeviceQueue(d.device, d.queueFamily, 0, &d.queue);
+  return okStatus();
+}
+
+} // namespace
+} // namespace vk
+
+Status openVulkanDevice(const VulkanSelector &selector,
+                        std::shared_ptr<Device> &out) {
+  using namespace vk;
+  auto d = std::make_shared<VulkanDevice>();
+  OT_RETURN_IF_ERROR(createInstance(d->instance));
+  uint32_t index = 0;
+  OT_RETURN_IF_ERROR(selectPhysical(d->instance, selector, d->physical, index));
+  vkGetPhysicalDeviceProperties(d->physical, &d->properties);
+  vkGetPhysicalDeviceMemoryProperties(d->physical, &d->memoryProperties);
+  d->deviceId = "vulkan:" + std::to_string(index);
+  d->deviceName = d->properties.deviceName;
+  if (!findComputeQueue(d->physical, d->queueFamily))
+    return unavailable("Vulkan device '" + d->deviceName +
+                       "' has no compute queue");
+  OT_RETURN_IF_ERROR(createLogicalDevice(*d).withContext(
+      "creating a Vulkan device on '" + d->deviceName + "'"));
+  out = std::move(d);
+  return okStatus();
+}
+
+} // namespace onnx_tosa::rt

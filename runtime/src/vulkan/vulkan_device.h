@@ -1,0 +1,123 @@
+//===- vulkan_device.h - The Vulkan backend's objects -----------*- C++ -*-===//
+//
+// vulkan_device.cpp creates the instance/device and manages memory;
+// vulkan_program.cpp turns SPIR-V modules and launch lists into pipelines and
+// one pre-recorded command buffer per session.
+//
+// Memory: every buffer is host-visible and coherent, mapped for its lifetime,
+// so upload/download are plain memcpy. A device-local + staging path can
+// replace `VulkanBuffer::mapped` later without touching the session layer.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ONNX_TOSA_RUNTIME_VULKAN_DEVICE_H
+#define ONNX_TOSA_RUNTIME_VULKAN_DEVICE_H
+
+#include "../backend.h"
+
+#include <vulkan/vulkan.h>
+
+#include <map>
+#include <mutex>
+#include <tuple>
+
+namespace onnx_tosa::rt::vk {
+
+const char *resultName(VkResult r);
+/// "CALL failed: VK_ERROR_..." with out-of-memory results mapped to
+/// RESOURCE_EXHAUSTED and a lost device to UNAVAILABLE.
+Status vkError(const char *call, VkResult r);
+
+#define OT_VK_CALL(call, ...)                                                  \
+  do {                                                                         \
+    VkResult otVkResult_ = call(__VA_ARGS__);                                  \
+    if (otVkResult_ != VK_SUCCESS)                                             \
+      return ::onnx_tosa::rt::vk::vkError(#call, otVkResult_);                                 \
+  } while (false)
+
+class VulkanBuffer final : public DeviceBuffer {
+public:
+  VulkanBuffer(VkDevice device, uint64_t size) : DeviceBuffer(size), device(device) {}
+  ~VulkanBuffer() override;
+
+  VkDevice device;
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  /// Persistent host mapping of the whole allocation.
+  void *mapped = nullptr;
+};
+
+class VulkanModule final : public DeviceModule {
+public:
+  explicit VulkanModule(VkDevice device) : device(device) {}
+  ~VulkanModule() override;
+
+  VkDevice device;
+  VkShaderModule shader = VK_NULL_HANDLE;
+  std::string name;
+  /// GLCompute entry points found in the SPIR-V. Creating a pipeline for a
+  /// missing entry point is undefined behavior in Vulkan, so launches are
+  /// checked against this list first.
+  std::vector<std::string> entryPoints;
+};
+
+class VulkanSequence final : public LaunchSequence {
+public:
+  explicit VulkanSequence(VkDevice device) : device(device) {}
+  ~VulkanSequence() override;
+
+  VkDevice device;
+  VkCommandPool commandPool = VK_NULL_HANDLE;
+  VkCommandBuffer commands = VK_NULL_HANDLE;
+  VkFence fence = VK_NULL_HANDLE;
+  VkDescriptorPool descriptorPool = VK_NULL_HANDLE;
+  /// Per argument count: one set layout and one pipeline layout.
+  std::map<size_t, std::pair<VkDescriptorSetLayout, VkPipelineLayout>> layouts;
+  /// Per (module, entry, argument count): one pipeline.
+  std::map<std::tuple<const DeviceModule *, std::string, size_t>, VkPipeline>
+      pipelines;
+  /// Submitted and not yet waited for.
+  bool pending = false;
+};
+
+class VulkanDevice final : public Device {
+public:
+  ~VulkanDevice() override;
+
+  Target target() const override { return Target::Vulkan; }
+  const std::string &id() const override { return deviceId; }
+  const std::string &name() const override { return deviceName; }
+
+  Status allocate(uint64_t bytes, std::unique_ptr<DeviceBuffer> &out) override;
+  Status upload(DeviceBuffer &dst, const void *src, uint64_t bytes) override;
+  Status download(DeviceBuffer &src, void *dst, uint64_t bytes) override;
+  Status loadModule(const Module &module,
+                    std::unique_ptr<DeviceModule> &out) override;
+  Status prepare(const std::vector<LaunchSpec> &launches,
+                 std::unique_ptr<LaunchSequence> &out) override;
+  Status submit(LaunchSequence &sequence) override;
+  Status wait(LaunchSequence &sequence) override;
+
+  // Set up by openVulkanDevice.
+  VkInstance instance = VK_NULL_HANDLE;
+  VkPhysicalDevice physical = VK_NULL_HANDLE;
+  VkDevice device = VK_NULL_HANDLE;
+  VkQueue queue = VK_NULL_HANDLE;
+  uint32_t queueFamily = 0;
+  VkPhysicalDeviceProperties properties{};
+  VkPhysicalDeviceMemoryProperties memoryProperties{};
+  std::string deviceId;
+  std::string deviceName;
+
+private:
+  Status buildLayouts(VulkanSequence &seq, size_t numArgs);
+  Status buildPipeline(VulkanSequence &seq, const LaunchSpec &spec);
+  Status record(VulkanSequence &seq, const std::vector<LaunchSpec> &launches);
+
+  /// Queues require external synchronization; sessions on one device may
+  /// submit from different threads.
+  std::mutex queueMutex;
+};
+
+} // namespace onnx_tosa::rt::vk
+
+#endif // ONNX_TOSA_RUNTIME_VULKAN_DEVICE_H

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Installs everything onnx-tosa needs to build and test on a fresh Debian 12 machine:
+# LLVM/MLIR 22 (Debian), protobuf, Vulkan loader + Mesa lavapipe, SPIR-V tools, GoogleTest,
+# and a Python virtual environment (.venv) with the test tooling (onnx, onnxruntime, numpy, lit).
+# Safe to run repeatedly: it skips what is already present.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+APT_PACKAGES=(
+  cmake ninja-build g++ pkg-config
+  libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools lld-22 clang-22
+  libprotobuf-dev protobuf-compiler
+  libvulkan-dev mesa-vulkan-drivers vulkan-tools spirv-tools
+  libgtest-dev
+  python3-venv
+)
+
+missing=()
+for p in "${APT_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  SUDO=""
+  [[ $(id -u) -ne 0 ]] && SUDO=sudo
+  echo "install-deps: apt-get install ${missing[*]}"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+PY=${PYTHON:-python3}
+if [[ ! -x .venv/bin/python ]]; then
+  echo "install-deps: creating .venv"
+  "$PY" -m venv .venv
+fi
+if ! .venv/bin/python -c "import onnx, onnxruntime, numpy, lit, pytest" 2>/dev/null; then
+  echo "install-deps: pip install test tooling into .venv"
+  .venv/bin/python -m pip install -q --upgrade pip
+  .venv/bin/python -m pip install -q -r scripts/requirements-test.txt
+fi
+echo "install-deps: ok"

@@ -1,0 +1,244 @@
+//===- ArtifactExport.cpp - Host function + kernels → Artifact ------------===//
+#include "artifact/ArtifactExport.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+using namespace mlir;
+
+namespace onnx_tosa {
+namespace {
+
+std::optional<DType> toDType(Type t) {
+  if (t.isF32()) return DType::F32;
+  if (t.isF16()) return DType::F16;
+  if (t.isBF16()) return DType::BF16;
+  if (t.isF64()) return DType::F64;
+  if (auto i = dyn_cast<IntegerType>(t)) {
+    bool u = i.isUnsigned();
+    switch (i.getWidth()) {
+    case 1: return DType::Bool;
+    case 8: return u ? DType::U8 : DType::I8;
+    case 16: return u ? DType::U16 : DType::I16;
+    case 32: return u ? DType::U32 : DType::I32;
+    case 64: return u ? DType::U64 : DType::I64;
+    }
+  }
+  return std::nullopt;
+}
+
+/// Bytes of a constant in the runtime's layout (bool: one byte each).
+FailureOr<std::vector<uint8_t>> constantBytes(Attribute init,
+                                              MemRefType type) {
+  size_t n = type.getNumElements();
+  unsigned bits = type.getElementTypeBitWidth();
+  std::vector<uint8_t> bytes;
+  if (auto dense = dyn_cast<DenseElementsAttr>(init)) {
+    if (bits == 1) {
+      for (bool v : dense.getValues<bool>())
+        bytes.push_back(v);
+      return bytes;
+    }
+    ArrayRef<char> raw = dense.getRawData();
+    if (dense.isSplat()) {
+      for (size_t i = 0; i < n; ++i)
+        bytes.insert(bytes.end(), raw.begin(), raw.begin() + bits / 8);
+      return bytes;
+    }
+    bytes.assign(raw.begin(), raw.end());
+    return bytes;
+  }
+  if (auto res = dyn_cast<DenseResourceElementsAttr>(init)) {
+    if (AsmResourceBlob *blob = res.getRawHandle().getBlob()) {
+      ArrayRef<char> raw = blob->getData();
+      bytes.assign(raw.begin(), raw.end());
+      return bytes;
+    }
+  }
+  return failure();
+}
+
+class Exporter {
+public:
+  Exporter(ModuleOp module, Artifact &out) : module(module), out(out) {}
+
+  LogicalResult run(Target target,
+                    const std::map<std::string, std::vector<uint8_t>> &mods);
+
+private:
+  FailureOr<uint32_t> bufferOf(Value v, Operation *user) {
+    auto it = buffers.find(v);
+    if (it == buffers.end()) {
+      user->emitError("operand is not a whole device buffer");
+      return failure();
+    }
+    return it->second;
+  }
+  uint32_t newBuffer(BufferKind kind, MemRefType type) {
+    Buffer b;
+    b.kind = kind;
+    unsigned bits = type.getElementTypeBitWidth();
+    b.sizeBytes = uint64_t(type.getNumElements()) * (bits == 1 ? 1 : bits / 8);
+    out.buffers.push_back(std::move(b));
+    return out.buffers.size() - 1;
+  }
+  FailureOr<TensorBinding> binding(StringAttr name, Type type, uint32_t buf,
+                                   Operation *where) {
+    auto mt = dyn_cast<MemRefType>(type);
+    std::optional<DType> dt = mt ? toDType(mt.getElementType()) : std::nullopt;
+    if (!mt || !mt.hasStaticShape() || !dt) {
+      where->emitError("model input/output of unsupported type ") << type;
+      return failure();
+    }
+    TensorBinding b;
+    b.name = name ? name.str() : "";
+    b.dtype = *dt;
+    b.shape.assign(mt.getShape().begin(), mt.getShape().end());
+    b.buffer = buf;
+    return b;
+  }
+
+  ModuleOp module;
+  Artifact &out;
+  llvm::DenseMap<Value, uint32_t> buffers;
+};
+
+LogicalResult
+Exporter::run(Target target,
+              const std::map<std::string, std::vector<uint8_t>> &mods) {
+  out.target = target;
+  func::FuncOp main;
+  for (auto f : module.getOps<func::FuncOp>())
+    if (!f.isExternal())
+      main = main ? main : f;
+  if (!main)
+    return module.emitError("no host function to export");
+
+  std::map<std::string, uint32_t> moduleIndex;
+  for (const auto &[name, binary] : mods) {
+    moduleIndex[name] = out.modules.size();
+    out.modules.push_back({name, binary});
+  }
+
+  for (auto [i, arg] : llvm::enumerate(main.getArguments())) {
+    auto mt = dyn_cast<MemRefType>(arg.getType());
+    if (!mt)
+      return main.emitError("input ") << i << " is not a buffer";
+    uint32_t buf = newBuffer(BufferKind::Input, mt);
+    buffers[arg] = buf;
+    auto name = main.getArgAttrOfType<StringAttr>(i, "onnx.name");
+    auto b = binding(name, mt, buf, main);
+    if (failed(b))
+      return failure();
+    if (b->name.empty())
+      b->name = "input" + std::to_string(i);
+    out.inputs.push_back(*b);
+  }
+
+  for (Operation &op : main.getBody().front()) {
+    if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+      if (!alloc.getType().hasStaticShape())
+        return alloc.emitError("dynamic allocation is not supported");
+      buffers[alloc] = newBuffer(BufferKind::Intermediate, alloc.getType());
+      continue;
+    }
+    if (auto get = dyn_cast<memref::GetGlobalOp>(op)) {
+      auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+          get, get.getNameAttr());
+      if (!global)
+        return get.emitError("unknown global");
+      if (!global.getInitialValue()) {
+        buffers[get] = newBuffer(BufferKind::Intermediate, get.getType());
+        continue;
+      }
+      FailureOr<std::vector<uint8_t>> bytes =
+          constantBytes(*global.getInitialValue(), get.getType());
+      if (failed(bytes))
+        return global.emitError("constant of unsupported kind");
+      uint32_t buf = newBuffer(BufferKind::Constant, get.getType());
+      if (bytes->size() != out.buffers[buf].sizeBytes)
+        return global.emitError("constant size does not match its type");
+      out.buffers[buf].data = std::move(*bytes);
+      buffers[get] = buf;
+      continue;
+    }
+    if (isa<memref::CollapseShapeOp, memref::ExpandShapeOp, memref::CastOp,
+            memref::ReshapeOp>(op)) {
+      // Views of a dense buffer with identity layout: the same bytes.
+      FailureOr<uint32_t> src = bufferOf(op.getOperand(0), &op);
+      if (failed(src))
+        return failure();
+      buffers[op.getResult(0)] = *src;
+      continue;
+    }
+    if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op)) {
+      Launch l;
+      auto it = moduleIndex.find(launch.getKernelModuleName().str());
+      if (it == moduleIndex.end())
+        return launch.emitError("no device code for kernel module ")
+               << launch.getKernelModuleName();
+      l.module = it->second;
+      l.entry = launch.getKernelName().str();
+      Value grid[3] = {launch.getGridSizeX(), launch.getGridSizeY(),
+                       launch.getGridSizeZ()};
+      Value block[3] = {launch.getBlockSizeX(), launch.getBlockSizeY(),
+                        launch.getBlockSizeZ()};
+      for (int d = 0; d < 3; ++d) {
+        std::optional<int64_t> g = getConstantIntValue(grid[d]);
+        std::optional<int64_t> b = getConstantIntValue(block[d]);
+        if (!g || !b)
+          return launch.emitError("launch dimensions must be constants");
+        l.grid[d] = *g;
+        l.block[d] = *b;
+      }
+      for (Value arg : launch.getKernelOperands()) {
+        if (!isa<MemRefType>(arg.getType()))
+          return launch.emitError("kernel argument of type ")
+                 << arg.getType() << " (only buffers may cross to the device)";
+        FailureOr<uint32_t> buf = bufferOf(arg, launch);
+        if (failed(buf))
+          return failure();
+        l.args.push_back(*buf);
+      }
+      out.launches.push_back(std::move(l));
+      continue;
+    }
+    if (auto ret = dyn_cast<func::ReturnOp>(op)) {
+      for (auto [i, v] : llvm::enumerate(ret.getOperands())) {
+        FailureOr<uint32_t> buf = bufferOf(v, ret);
+        if (failed(buf))
+          return failure();
+        auto name = main.getResultAttrOfType<StringAttr>(i, "onnx.name");
+        auto b = binding(name, v.getType(), *buf, ret);
+        if (failed(b))
+          return failure();
+        if (b->name.empty())
+          b->name = "output" + std::to_string(i);
+        out.outputs.push_back(*b);
+      }
+      continue;
+    }
+    if (isa<memref::DeallocOp, arith::ConstantOp>(op))
+      continue;
+    return op.emitError("host operation left after the gpu pipeline; the "
+                        "runtime cannot run it");
+  }
+  return success();
+}
+
+} // namespace
+
+LogicalResult
+exportArtifact(ModuleOp module, Target target,
+               const std::map<std::string, std::vector<uint8_t>> &modules,
+               Artifact &out) {
+  Exporter e(module, out);
+  return e.run(target, modules);
+}
+
+} // namespace onnx_tosa

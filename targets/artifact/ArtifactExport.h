@@ -1,0 +1,27 @@
+//===- ArtifactExport.h - Host function + kernels → Artifact ----*- C++ -*-===//
+#ifndef ONNX_TOSA_TARGETS_ARTIFACTEXPORT_H
+#define ONNX_TOSA_TARGETS_ARTIFACTEXPORT_H
+
+#include "onnx_tosa/artifact.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace onnx_tosa {
+
+/// Turns the host function `main` left by the tosa-to-gpu pipeline (buffer
+/// allocations, constant globals, views, gpu.launch_func, return) into the
+/// runtime's buffers and launch list. `modules` maps each gpu.module name to
+/// its device code (PTX text or SPIR-V words as bytes). Emits an error on the
+/// op it cannot express and fails.
+mlir::LogicalResult
+exportArtifact(mlir::ModuleOp module, Target target,
+               const std::map<std::string, std::vector<uint8_t>> &modules,
+               Artifact &out);
+
+} // namespace onnx_tosa
+
+#endif

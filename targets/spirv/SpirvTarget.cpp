@@ -1,0 +1,100 @@
+//===- SpirvTarget.cpp - gpu kernels to Vulkan SPIR-V ---------------------===//
+#include "spirv/SpirvTarget.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/SPIRV/Serialization.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+namespace onnx_tosa {
+namespace {
+
+// What kernels may use. spirv-update-vce then trims each module's
+// requirements to what it actually uses, so a device lacking, say, Float64
+// still loads every module that does not touch f64. SPIR-V 1.3 is what
+// Vulkan 1.1 consumes.
+constexpr const char *kVulkanTargetEnv =
+    "#spirv.target_env<#spirv.vce<v1.3, "
+    "[Shader, Int64, Int16, Int8, Float64, Float16, "
+    "StorageBuffer16BitAccess, StorageBuffer8BitAccess], "
+    "[SPV_KHR_storage_buffer_storage_class, SPV_KHR_8bit_storage, "
+    "SPV_KHR_16bit_storage]>, api=Vulkan, "
+    "#spirv.resource_limits<max_compute_workgroup_invocations = 1024, "
+    "max_compute_workgroup_size = [1024, 1024, 64]>>";
+
+struct PrepareSpirvPass
+    : PassWrapper<PrepareSpirvPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(PrepareSpirvPass)
+  StringRef getArgument() const override { return "onnx-tosa-prepare-spirv"; }
+  StringRef getDescription() const override {
+    return "Attach the Vulkan target environment and kernel workgroup sizes";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<spirv::SPIRVDialect>();
+  }
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    Attribute env = parseAttribute(kVulkanTargetEnv, ctx);
+    if (!env) {
+      module.emitError("internal error: bad SPIR-V target environment");
+      return signalPassFailure();
+    }
+    module->setAttr(spirv::getTargetEnvAttrName(), env);
+    module.walk([&](gpu::GPUFuncOp func) {
+      if (!func.isKernel())
+        return;
+      SmallVector<int32_t, 3> size = {1, 1, 1};
+      if (auto known = func.getKnownBlockSizeAttr())
+        size.assign(known.asArrayRef().begin(), known.asArrayRef().end());
+      func->setAttr(spirv::getEntryPointABIAttrName(),
+                    spirv::getEntryPointABIAttr(ctx, size));
+    });
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> createPrepareSpirvPass() {
+  return std::make_unique<PrepareSpirvPass>();
+}
+
+void buildGpuToSpirvPipeline(OpPassManager &pm) {
+  pm.addPass(createPrepareSpirvPass());
+  // convert-gpu-to-spirv does not convert math ops itself; they are turned
+  // into GLSL extended instructions first.
+  std::string pipeline =
+      "gpu.module(lower-affine,convert-math-to-spirv),convert-gpu-to-spirv,"
+      "spirv.module(spirv-lower-abi-attrs,spirv-update-vce)";
+  std::string err;
+  llvm::raw_string_ostream os(err);
+  if (failed(parsePassPipeline(pipeline, pm, os)))
+    llvm::report_fatal_error(llvm::Twine("invalid SPIR-V pipeline: ") +
+                             os.str());
+}
+
+LogicalResult
+collectSpirv(ModuleOp module,
+             std::vector<std::pair<std::string, std::vector<uint32_t>>> &out) {
+  for (auto spv : module.getOps<spirv::ModuleOp>()) {
+    SmallVector<uint32_t> words;
+    if (failed(spirv::serialize(spv, words)))
+      return spv.emitError("SPIR-V serialization failed");
+    StringRef name = spv.getName().value_or("");
+    name.consume_front("__spv__");
+    out.emplace_back(name.str(),
+                     std::vector<uint32_t>(words.begin(), words.end()));
+  }
+  return success();
+}
+
+void registerSpirvTargetPasses() { PassRegistration<PrepareSpirvPass>(); }
+
+} // namespace onnx_tosa

@@ -1,0 +1,33 @@
+//===- SpirvTarget.h - gpu kernels to Vulkan SPIR-V -------------*- C++ -*-===//
+#ifndef ONNX_TOSA_TARGETS_SPIRV_H
+#define ONNX_TOSA_TARGETS_SPIRV_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace onnx_tosa {
+
+/// `onnx-tosa-prepare-spirv`: attaches the Vulkan target environment to the
+/// module and each kernel's workgroup size (from its known block size) as
+/// its SPIR-V entry-point ABI.
+std::unique_ptr<mlir::Pass> createPrepareSpirvPass();
+
+/// gpu.module kernels → spirv.module ops (Vulkan compute shaders; kernel
+/// argument i is storage buffer binding i of descriptor set 0).
+void buildGpuToSpirvPipeline(mlir::OpPassManager &pm);
+
+/// (gpu.module name the kernels came from, SPIR-V words) per spirv.module.
+mlir::LogicalResult
+collectSpirv(mlir::ModuleOp module,
+             std::vector<std::pair<std::string, std::vector<uint32_t>>> &out);
+
+void registerSpirvTargetPasses();
+
+} // namespace onnx_tosa
+
+#endif

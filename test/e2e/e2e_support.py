@@ -1,0 +1,132 @@
+"""Helpers shared by the end-to-end tests: where the tools are, how to call
+them, and what a clean error looks like."""
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(REPO / "test" / "models"))
+import make_models  # noqa: E402  (needs the path above)
+
+BIN_DIR = Path(os.environ.get("ONNX_TOSA_BIN_DIR") or REPO / "build" / "bin")
+TARGET = os.environ.get("ONNX_TOSA_TARGET") or "vulkan"
+DEVICE = os.environ.get("ONNX_TOSA_DEVICE") or "auto"
+TIMEOUT_S = float(os.environ.get("ONNX_TOSA_TEST_TIMEOUT") or 300)
+COMPILE = "onnx-tosa-compile"
+RUN = "onnx-tosa-run"
+
+RTOL, ATOL = 1e-4, 1e-5
+
+# Text that means the tool crashed or hit an internal check instead of
+# reporting the error itself.
+CRASH_MARKERS = ("Assertion", "Segmentation", "Stack dump", "PLEASE submit",
+                 "terminate called", "Sanitizer", "core dumped")
+
+
+def tool_path(name):
+    """The path of one of the tools, or skip the test if it is not built."""
+    path = BIN_DIR / name
+    if not (path.is_file() and os.access(path, os.X_OK)):
+        pytest.skip(f"{name} is not built (no executable {path}); "
+                    "build it or set ONNX_TOSA_BIN_DIR")
+    return path
+
+
+def sanitize(name):
+    """The file name the runner gives an output: [A-Za-z0-9_.-] only."""
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", name)
+
+
+def call(args, timeout=TIMEOUT_S):
+    """Run a command, capturing its output as text; fail the test on a hang."""
+    args = [str(a) for a in args]
+    try:
+        proc = subprocess.run(args, capture_output=True, text=True,
+                              errors="replace", stdin=subprocess.DEVNULL,
+                              timeout=timeout)
+    except subprocess.TimeoutExpired as e:
+        pytest.fail(f"timed out after {timeout:.0f}s: {shlex.join(args)}\n"
+                    f"stderr:\n{e.stderr or ''}", pytrace=False)
+    return proc
+
+
+def describe(proc):
+    """Everything needed to diagnose a failed command, for assert messages."""
+    tail = proc.stdout[-2000:] if proc.stdout else ""
+    return (f"\ncommand: {shlex.join(proc.args)}\n"
+            f"exit status: {proc.returncode}\n"
+            f"stderr:\n{proc.stderr}\nstdout (tail):\n{tail}")
+
+
+def compile_model(compile_tool, model, artifact, *extra):
+    return call([compile_tool, model, f"--target={TARGET}", "-o", artifact,
+                 *extra])
+
+
+def run_artifact(run_tool, artifact, inputs, out_dir, *extra,
+                 device=DEVICE):
+    """Run an artifact; `inputs` maps input names to .npy paths."""
+    args = [run_tool, artifact, f"--device={device}",
+            f"--output-dir={out_dir}"]
+    for name, path in inputs.items():
+        args += ["--input", f"{name}={path}"]
+    return call(args + list(extra))
+
+
+def save_inputs(feeds, directory):
+    """Write each input array to DIRECTORY/in<i>.npy; returns {name: path}."""
+    directory.mkdir(parents=True, exist_ok=True)
+    paths = {}
+    for i, (name, array) in enumerate(feeds.items()):
+        paths[name] = directory / f"in{i}.npy"
+        np.save(paths[name], array)
+    return paths
+
+
+def onnxruntime_outputs(model_path, feeds):
+    """The oracle: onnxruntime on the CPU, graph optimizations off."""
+    import onnxruntime as ort
+    opts = ort.SessionOptions()
+    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+    sess = ort.InferenceSession(str(model_path), opts,
+                                providers=["CPUExecutionProvider"])
+    names = [o.name for o in sess.get_outputs()]
+    return dict(zip(names, sess.run(names, feeds)))
+
+
+def assert_no_crash(proc):
+    assert proc.returncode >= 0, (
+        f"killed by signal {-proc.returncode}{describe(proc)}")
+    for marker in CRASH_MARKERS:
+        assert marker not in proc.stderr, (
+            f"crash marker {marker!r} in stderr{describe(proc)}")
+
+
+def assert_clean_error(proc, tool, exit_code=None):
+    """A reported error: non-zero (or the given) exit, no crash, and the
+    tool's 'NAME: error:' line on stderr."""
+    assert_no_crash(proc)
+    if exit_code is None:
+        assert proc.returncode != 0, f"expected failure{describe(proc)}"
+    else:
+        assert proc.returncode == exit_code, (
+            f"expected exit status {exit_code}{describe(proc)}")
+    assert f"{tool}: error:" in proc.stderr, (
+        f"no '{tool}: error:' line{describe(proc)}")
+
+
+def assert_mentions(proc, pattern, what):
+    """stderr matches the regex `pattern` (case-insensitive)."""
+    assert re.search(pattern, proc.stderr, re.IGNORECASE), (
+        f"the error does not mention {what} (/{pattern}/){describe(proc)}")
+
+
+def word(text):
+    """A regex matching `text` not glued to other name characters."""
+    return rf"(?<![A-Za-z0-9_]){re.escape(text)}(?![A-Za-z0-9_])"

@@ -1,0 +1,255 @@
+"""Bad models, bad inputs, bad devices and bad artifacts: each must give a
+clean error that names the culprit, never a crash."""
+import shutil
+import struct
+import subprocess
+
+import numpy as np
+import onnx
+import pytest
+from onnx import TensorProto, helper
+
+import e2e_support as S
+from e2e_support import assert_clean_error, assert_mentions, word
+
+Graph = S.make_models.Graph
+
+# ---------------------------------------------------------------------------
+# The compiler, given files that are not models.
+
+
+def compile_expect_error(compile_tool, model, tmp_path):
+    proc = S.compile_model(compile_tool, model, tmp_path / "out.otsa")
+    assert_clean_error(proc, S.COMPILE)
+    return proc
+
+
+def test_truncated_model(compile_tool, model_dir, tmp_path):
+    data = (model_dir / "mlp.onnx").read_bytes()
+    bad = tmp_path / "truncated_mlp.onnx"
+    bad.write_bytes(data[: len(data) // 2])
+    proc = compile_expect_error(compile_tool, bad, tmp_path)
+    assert_mentions(proc, r"pars", "that the file could not be parsed")
+
+
+def test_random_bytes_model(compile_tool, tmp_path):
+    data = bytearray(np.random.default_rng(7).bytes(4096))
+    # Field 1 with wire type 7, which no protobuf parser accepts, so the
+    # file is invalid whatever the random bytes that follow.
+    data[0] = 0x0F
+    bad = tmp_path / "random_bytes.onnx"
+    bad.write_bytes(bytes(data))
+    proc = compile_expect_error(compile_tool, bad, tmp_path)
+    assert_mentions(proc, r"pars", "that the file could not be parsed")
+
+
+def test_nonexistent_model(compile_tool, tmp_path):
+    missing = tmp_path / "no_such_model.onnx"
+    proc = compile_expect_error(compile_tool, missing, tmp_path)
+    assert_mentions(proc, r"no_such_model\.onnx", "the path")
+
+
+# ---------------------------------------------------------------------------
+# The compiler, given ops it cannot legalize.
+
+
+def nonzero_model():
+    """A supported Relu, then NonZero (default domain, not in the first set
+    of ops): the error must name the second node, not the first."""
+    g = Graph("unsupported_nonzero")
+    h = g.node("Relu", [g.input("x", [3, 4])], name="relu_first")
+    g.node("NonZero", [h], outputs=["idx"], name="find_nonzero")
+    model = g.model(check=False)
+    model.graph.output.extend(
+        [helper.make_tensor_value_info("idx", TensorProto.INT64, [2, None])])
+    onnx.checker.check_model(model, full_check=True)
+    return model
+
+
+def frobnicate_model():
+    """An op of a custom domain, imported at version 3."""
+    g = Graph("unsupported_custom")
+    g.node("Frobnicate", [g.input("x", [2, 3])], outputs=["y"],
+           name="frob_node", domain="com.example", strength=2)
+    model = g.model(extra_opsets=[("com.example", 3)], check=False)
+    model.graph.output.extend(
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, 3])])
+    onnx.checker.check_model(model)
+    return model
+
+
+@pytest.mark.parametrize("build, node, op, domain, opset", [
+    (nonzero_model, "find_nonzero", "NonZero", "ai.onnx", 17),
+    (frobnicate_model, "frob_node", "Frobnicate", "com.example", 3),
+], ids=["NonZero", "com.example.Frobnicate"])
+def test_unsupported_op(compile_tool, tmp_path, build, node, op, domain,
+                        opset):
+    path = tmp_path / f"{op}.onnx"
+    onnx.save_model(build(), path)
+    proc = compile_expect_error(compile_tool, path, tmp_path)
+    assert_mentions(proc, word(node), f"the node name {node!r}")
+    assert_mentions(proc, word(op), f"the op type {op!r}")
+    assert_mentions(proc, word(domain), f"the domain {domain!r}")
+    assert_mentions(proc, rf"opset\W{{0,3}}{opset}\b", f"opset {opset}")
+
+
+# ---------------------------------------------------------------------------
+# The runner, given bad inputs. The model's input names are distinctive so
+# that a message naming them cannot match by accident.
+
+LEFT, RIGHT = "left_in", "right_in"
+SHAPES = {LEFT: [5, 7], RIGHT: [7]}
+
+
+@pytest.fixture(scope="module")
+def add_artifact(compile_tool, tmp_path_factory):
+    """An artifact of sum_out = left_in[5,7] + right_in[7], and good inputs."""
+    d = tmp_path_factory.mktemp("run_errors")
+    g = Graph("run_errors")
+    g.output(g.node("Add", [g.input(LEFT, SHAPES[LEFT]),
+                            g.input(RIGHT, SHAPES[RIGHT])],
+                    outputs=["sum_out"], name="add_node"))
+    onnx.save_model(g.model(), d / "add.onnx")
+    proc = S.compile_model(compile_tool, d / "add.onnx", d / "add.otsa")
+    assert proc.returncode == 0, f"compiling failed{S.describe(proc)}"
+    rng = np.random.default_rng(3)
+    good = {n: rng.uniform(-1, 1, s).astype(np.float32)
+            for n, s in SHAPES.items()}
+    return d / "add.otsa", S.save_inputs(good, d / "good")
+
+
+def run_expect_error(run_tool, artifact, inputs, tmp_path, *extra, **kw):
+    out = tmp_path / "outputs"
+    out.mkdir(exist_ok=True)
+    proc = S.run_artifact(run_tool, artifact, inputs, out, *extra, **kw)
+    assert_clean_error(proc, S.RUN, exit_code=1)
+    return proc
+
+
+def test_good_inputs_control(run_tool, add_artifact, tmp_path):
+    """The same artifact and inputs the error cases start from do run."""
+    artifact, good = add_artifact
+    proc = S.run_artifact(run_tool, artifact, good, tmp_path)
+    assert proc.returncode == 0, f"control run failed{S.describe(proc)}"
+    got = np.load(tmp_path / "sum_out.npy")
+    want = np.load(good[LEFT]) + np.load(good[RIGHT])
+    np.testing.assert_allclose(got, want, rtol=S.RTOL, atol=S.ATOL)
+
+
+def test_unknown_input_name(run_tool, add_artifact, tmp_path):
+    artifact, good = add_artifact
+    inputs = {**good, "no_such_input": good[RIGHT]}
+    proc = run_expect_error(run_tool, artifact, inputs, tmp_path)
+    assert_mentions(proc, word("no_such_input"), "the unknown input name")
+
+
+@pytest.mark.parametrize("name, shape", [(RIGHT, [6]), (LEFT, [7, 5]),
+                                         (LEFT, [5, 7, 1])],
+                         ids=["size", "transposed", "rank"])
+def test_wrong_shape(run_tool, add_artifact, tmp_path, name, shape):
+    artifact, good = add_artifact
+    bad = tmp_path / "bad_shape.npy"
+    np.save(bad, np.zeros(shape, np.float32))
+    proc = run_expect_error(run_tool, artifact, {**good, name: bad}, tmp_path)
+    assert_mentions(proc, word(name), f"the input {name!r}")
+    assert_mentions(proc, r"expect", "what shape was expected")
+
+
+def test_wrong_size_names_both_shapes(run_tool, add_artifact, tmp_path):
+    artifact, good = add_artifact
+    bad = tmp_path / "bad_shape.npy"
+    np.save(bad, np.zeros([6], np.float32))
+    proc = run_expect_error(run_tool, artifact, {**good, RIGHT: bad},
+                            tmp_path)
+    assert_mentions(proc, r"\b7\b", "the expected size 7")
+    assert_mentions(proc, r"\b6\b", "the given size 6")
+
+
+@pytest.mark.parametrize("dtype", ["float64", "int32"])
+def test_wrong_dtype(run_tool, add_artifact, tmp_path, dtype):
+    artifact, good = add_artifact
+    bad = tmp_path / f"{dtype}.npy"
+    np.save(bad, np.zeros(SHAPES[LEFT], dtype))
+    proc = run_expect_error(run_tool, artifact, {**good, LEFT: bad}, tmp_path)
+    assert_mentions(proc, word(LEFT), f"the input {LEFT!r}")
+    assert_mentions(proc, word(dtype), f"the given dtype {dtype}")
+    assert_mentions(proc, word("float32"), "the expected dtype float32")
+
+
+def test_missing_input(run_tool, add_artifact, tmp_path):
+    artifact, good = add_artifact
+    proc = run_expect_error(run_tool, artifact, {LEFT: good[LEFT]}, tmp_path)
+    assert_mentions(proc, word(RIGHT), f"the missing input {RIGHT!r}")
+
+
+def test_input_file_missing(run_tool, add_artifact, tmp_path):
+    artifact, good = add_artifact
+    inputs = {**good, LEFT: tmp_path / "absent_input.npy"}
+    proc = run_expect_error(run_tool, artifact, inputs, tmp_path)
+    assert_mentions(proc, r"absent_input\.npy", "the missing file")
+
+
+# ---------------------------------------------------------------------------
+# The runner, asked for devices that are not there.
+
+
+def cuda_present():
+    if shutil.which("nvidia-smi") is None:
+        return False
+    try:
+        return subprocess.run(["nvidia-smi"], capture_output=True,
+                              timeout=60).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+def test_cuda_device_absent(run_tool, add_artifact, tmp_path):
+    if cuda_present():
+        pytest.skip("this machine has a working CUDA device")
+    artifact, good = add_artifact
+    proc = run_expect_error(run_tool, artifact, good, tmp_path,
+                            device="cuda:0")
+    assert_mentions(proc, r"cuda", "the CUDA device")
+
+
+def test_bogus_device(run_tool, add_artifact, tmp_path):
+    artifact, good = add_artifact
+    proc = run_expect_error(run_tool, artifact, good, tmp_path,
+                            device="bogus")
+    assert_mentions(proc, word("bogus"), "the device that was asked for")
+
+
+# ---------------------------------------------------------------------------
+# The runner, given artifacts that are not whole.
+
+ARTIFACT_PROBLEM = r"artifact|corrupt|truncat|invalid|magic|version|pars|read"
+
+
+def huge_length_artifact(_):
+    """A valid header, then a string length of 2^60 bytes: the reader must
+    refuse it rather than try to allocate it."""
+    return (b"OTSAART\0" + struct.pack("<II", 1, 2)
+            + struct.pack("<Q", 1 << 60) + b"model")
+
+
+@pytest.mark.parametrize("make", [
+    lambda data: data[: len(data) // 2],
+    lambda data: data[:12],
+    lambda data: b"",
+    lambda data: np.random.default_rng(11).bytes(len(data)),
+    huge_length_artifact,
+], ids=["half", "header_only", "empty", "random_bytes", "huge_length"])
+def test_corrupt_artifact(run_tool, add_artifact, tmp_path, make):
+    artifact, good = add_artifact
+    bad = tmp_path / "corrupt.otsa"
+    bad.write_bytes(make(artifact.read_bytes()))
+    proc = run_expect_error(run_tool, bad, good, tmp_path)
+    assert_mentions(proc, rf"corrupt\.otsa|{ARTIFACT_PROBLEM}",
+                    "the artifact or what is wrong with it")
+
+
+def test_nonexistent_artifact(run_tool, add_artifact, tmp_path):
+    _, good = add_artifact
+    proc = run_expect_error(run_tool, tmp_path / "no_such.otsa", good,
+                            tmp_path)
+    assert_mentions(proc, r"no_such\.otsa", "the path")

@@ -1,0 +1,189 @@
+//===- artifact_test.cpp - Artifact serialization tests -------------------===//
+
+#include "test_util.h"
+
+#include "onnx_tosa/artifact.h"
+
+using namespace onnx_tosa;
+using namespace onnx_tosa::test;
+
+namespace {
+
+Artifact sampleArtifact() {
+  Artifact a;
+  a.target = Target::Vulkan;
+  a.modelName = "sample-model";
+  a.buffers.push_back({BufferKind::Input, 24, {}});
+  a.buffers.push_back({BufferKind::Constant, 8, {1, 2, 3, 4, 5, 6, 7, 8}});
+  a.buffers.push_back({BufferKind::Intermediate, 1ull << 33, {}});
+  a.inputs.push_back({"x", DType::F32, {2, 3}, 0});
+  a.inputs.push_back({"scalar", DType::I64, {}, 1});
+  a.outputs.push_back({"y:0/out", DType::BF16, {1, 2, 3, 4}, 2});
+  a.modules.push_back({"m0", {0x03, 0x02, 0x23, 0x07, 0, 0, 0, 0}});
+  a.modules.push_back({"ptx", {'.', 'v', '\0'}});
+  Launch l;
+  l.module = 1;
+  l.entry = "kernel_a";
+  l.grid[0] = 7;
+  l.grid[1] = 8;
+  l.grid[2] = 9;
+  l.block[0] = 256;
+  l.args = {0, 1, 2, 2};
+  a.launches.push_back(l);
+  a.launches.push_back(Launch{});
+  return a;
+}
+
+void expectSame(const TensorBinding &x, const TensorBinding &y) {
+  EXPECT_EQ(x.name, y.name);
+  EXPECT_EQ(x.dtype, y.dtype);
+  EXPECT_EQ(x.shape, y.shape);
+  EXPECT_EQ(x.buffer, y.buffer);
+}
+
+void expectSame(const Artifact &x, const Artifact &y) {
+  EXPECT_EQ(x.target, y.target);
+  EXPECT_EQ(x.modelName, y.modelName);
+  ASSERT_EQ(x.buffers.size(), y.buffers.size());
+  for (size_t i = 0; i < x.buffers.size(); ++i) {
+    EXPECT_EQ(x.buffers[i].kind, y.buffers[i].kind);
+    EXPECT_EQ(x.buffers[i].sizeBytes, y.buffers[i].sizeBytes);
+    EXPECT_EQ(x.buffers[i].data, y.buffers[i].data);
+  }
+  ASSERT_EQ(x.inputs.size(), y.inputs.size());
+  for (size_t i = 0; i < x.inputs.size(); ++i)
+    expectSame(x.inputs[i], y.inputs[i]);
+  ASSERT_EQ(x.outputs.size(), y.outputs.size());
+  for (size_t i = 0; i < x.outputs.size(); ++i)
+    expectSame(x.outputs[i], y.outputs[i]);
+  ASSERT_EQ(x.modules.size(), y.modules.size());
+  for (size_t i = 0; i < x.modules.size(); ++i) {
+    EXPECT_EQ(x.modules[i].name, y.modules[i].name);
+    EXPECT_EQ(x.modules[i].binary, y.modules[i].binary);
+  }
+  ASSERT_EQ(x.launches.size(), y.launches.size());
+  for (size_t i = 0; i < x.launches.size(); ++i) {
+    const Launch &a = x.launches[i], &b = y.launches[i];
+    EXPECT_EQ(a.module, b.module);
+    EXPECT_EQ(a.entry, b.entry);
+    for (int d = 0; d < 3; ++d) {
+      EXPECT_EQ(a.grid[d], b.grid[d]);
+      EXPECT_EQ(a.block[d], b.block[d]);
+    }
+    EXPECT_EQ(a.args, b.args);
+  }
+}
+
+} // namespace
+
+TEST(Artifact, DTypeTable) {
+  EXPECT_EQ(dtypeSize(DType::F32), 4u);
+  EXPECT_EQ(dtypeSize(DType::BF16), 2u);
+  EXPECT_EQ(dtypeSize(DType::Bool), 1u);
+  EXPECT_EQ(dtypeSize(DType::U64), 8u);
+  EXPECT_EQ(dtypeSize(static_cast<DType>(99)), 0u);
+  EXPECT_STREQ(dtypeName(DType::F16), "float16");
+  EXPECT_STREQ(dtypeName(DType::I64), "int64");
+  EXPECT_STREQ(dtypeName(static_cast<DType>(99)), "?");
+}
+
+TEST(Artifact, LayoutStartsWithMagicAndVersion) {
+  std::vector<uint8_t> bytes = serializeArtifact(Artifact{});
+  ASSERT_GE(bytes.size(), 12u);
+  EXPECT_EQ(std::string(reinterpret_cast<char *>(bytes.data()), 8),
+            std::string("OTSAART\0", 8));
+  EXPECT_EQ(bytes[8], kArtifactVersion);
+  EXPECT_EQ(bytes[9] | bytes[10] | bytes[11], 0);
+  EXPECT_EQ(bytes[12], static_cast<uint8_t>(Target::Cuda)); // little-endian
+}
+
+TEST(Artifact, RoundTripInMemory) {
+  Artifact a = sampleArtifact(), b;
+  std::vector<uint8_t> bytes = serializeArtifact(a);
+  std::string error;
+  ASSERT_TRUE(parseArtifact(bytes.data(), bytes.size(), b, error)) << error;
+  expectSame(a, b);
+}
+
+TEST(Artifact, RoundTripThroughFile) {
+  std::string path = makeTempDir() + "/model.otsa";
+  Artifact a = sampleArtifact(), b;
+  std::string error;
+  ASSERT_TRUE(writeArtifact(a, path, error)) << error;
+  ASSERT_TRUE(readArtifact(path, b, error)) << error;
+  expectSame(a, b);
+}
+
+TEST(Artifact, EveryTruncationIsRejected) {
+  std::vector<uint8_t> bytes = serializeArtifact(sampleArtifact());
+  for (size_t len = 0; len < bytes.size(); ++len) {
+    Artifact out;
+    std::string error;
+    EXPECT_FALSE(parseArtifact(bytes.data(), len, out, error)) << len;
+    EXPECT_FALSE(error.empty()) << len;
+  }
+}
+
+TEST(Artifact, CorruptBytesNeverCrash) {
+  std::vector<uint8_t> good = serializeArtifact(sampleArtifact());
+  for (size_t i = 0; i < good.size(); ++i)
+    for (uint8_t v : {0x00, 0x7f, 0xff}) {
+      std::vector<uint8_t> bad = good;
+      bad[i] = v;
+      Artifact out;
+      std::string error;
+      // Either outcome is fine; a failure must explain itself.
+      if (!parseArtifact(bad.data(), bad.size(), out, error))
+        EXPECT_FALSE(error.empty());
+    }
+}
+
+TEST(Artifact, AbsurdCountIsRejectedWithoutAllocating) {
+  std::vector<uint8_t> bytes = serializeArtifact(Artifact{});
+  // Patch the buffer count (after magic, version, target, empty name).
+  size_t countAt = 8 + 4 + 4 + 8;
+  for (int i = 0; i < 8; ++i)
+    bytes[countAt + i] = 0xff;
+  Artifact out;
+  std::string error;
+  EXPECT_FALSE(parseArtifact(bytes.data(), bytes.size(), out, error));
+  EXPECT_NE(error.find("buffer list"), std::string::npos) << error;
+  EXPECT_NE(error.find("exceeds"), std::string::npos) << error;
+}
+
+TEST(Artifact, RejectsForeignFilesAndVersions) {
+  Artifact out;
+  std::string error;
+  std::string text = "PK\x03\x04 this is a zip file, not an artifact";
+  EXPECT_FALSE(parseArtifact(reinterpret_cast<const uint8_t *>(text.data()),
+                             text.size(), out, error));
+  EXPECT_NE(error.find("not an onnx-tosa artifact"), std::string::npos)
+      << error;
+
+  std::vector<uint8_t> bytes = serializeArtifact(Artifact{});
+  bytes[8] = 42;
+  EXPECT_FALSE(parseArtifact(bytes.data(), bytes.size(), out, error));
+  EXPECT_NE(error.find("version 42"), std::string::npos) << error;
+}
+
+TEST(Artifact, RejectsTrailingBytesAndBadEnums) {
+  std::vector<uint8_t> bytes = serializeArtifact(sampleArtifact());
+  bytes.push_back(0);
+  Artifact out;
+  std::string error;
+  EXPECT_FALSE(parseArtifact(bytes.data(), bytes.size(), out, error));
+  EXPECT_NE(error.find("trailing"), std::string::npos) << error;
+
+  bytes = serializeArtifact(Artifact{});
+  bytes[12] = 7; // target
+  EXPECT_FALSE(parseArtifact(bytes.data(), bytes.size(), out, error));
+  EXPECT_NE(error.find("unknown target 7"), std::string::npos) << error;
+}
+
+TEST(Artifact, MissingFileNamesThePath) {
+  Artifact out;
+  std::string error;
+  EXPECT_FALSE(readArtifact("/nonexistent/dir/model.otsa", out, error));
+  EXPECT_NE(error.find("/nonexistent/dir/model.otsa"), std::string::npos)
+      << error;
+}

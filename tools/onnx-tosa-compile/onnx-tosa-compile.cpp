@@ -1,0 +1,375 @@
+//===- onnx-tosa-compile.cpp - ONNX model → runnable artifact -------------===//
+//
+//   onnx-tosa-compile model.onnx --target=vulkan -o model.otsa
+//   onnx-tosa-compile model.onnx --emit=tosa          (print one stage)
+//
+// Stages, each printable with --emit: onnx (imported) → tosa (legalized) →
+// linalg (fused, on tensors) → gpu (outlined kernels + host function) →
+// ptx | spirv (device code) → the artifact file onnx-tosa-run loads.
+//
+//===----------------------------------------------------------------------===//
+#include "frontend/onnx-import/Importer.h"
+#include "conversion/onnx-to-tosa/OnnxToTosa.h"
+#include "pipelines/tosa-to-gpu/TosaToGpu.h"
+#include "targets/artifact/ArtifactExport.h"
+#include "targets/nvptx/NvptxTarget.h"
+#include "targets/spirv/SpirvTarget.h"
+#include "tools/Registration.h"
+
+#include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <cstring>
+#include <functional>
+#include <map>
+
+using namespace mlir;
+namespace cl = llvm::cl;
+
+namespace {
+
+enum class Emit { Onnx, Tosa, Linalg, Gpu, Ptx, Spirv, Artifact };
+
+cl::OptionCategory category("onnx-tosa-compile options");
+cl::opt<std::string> inputPath(cl::Positional, cl::desc("<model.onnx>"),
+                               cl::Required, cl::cat(category));
+cl::opt<std::string> outputPath("o", cl::desc("Output file (artifact, or the "
+                                              "--emit stage; default: the "
+                                              "artifact next to the current "
+                                              "directory, stages to stdout)"),
+                                cl::value_desc("path"), cl::cat(category));
+cl::opt<onnx_tosa::Target> target(
+    "target", cl::desc("Device code to generate"),
+    cl::values(clEnumValN(onnx_tosa::Target::Cuda, "cuda", "PTX for CUDA"),
+               clEnumValN(onnx_tosa::Target::Vulkan, "vulkan",
+                          "SPIR-V for Vulkan")),
+    cl::init(onnx_tosa::Target::Vulkan), cl::cat(category));
+cl::opt<Emit> emit(
+    "emit", cl::desc("Print the module after this stage and stop"),
+    cl::values(clEnumValN(Emit::Onnx, "onnx", "imported onnx dialect"),
+               clEnumValN(Emit::Tosa, "tosa", "legalized TOSA"),
+               clEnumValN(Emit::Linalg, "linalg", "fused linalg on tensors"),
+               clEnumValN(Emit::Gpu, "gpu", "outlined gpu kernels"),
+               clEnumValN(Emit::Ptx, "ptx", "PTX text (implies cuda)"),
+               clEnumValN(Emit::Spirv, "spirv",
+                          "SPIR-V dialect modules (implies vulkan)"),
+               clEnumValN(Emit::Artifact, "artifact",
+                          "the runnable artifact (default)")),
+    cl::init(Emit::Artifact), cl::cat(category));
+cl::list<std::string> inputShapes(
+    "input-shape",
+    cl::desc("Fix an input's shape, e.g. --input-shape x=1x3x224x224"),
+    cl::value_desc("name=DxDx..."), cl::cat(category));
+cl::opt<std::string> chip("chip", cl::desc("CUDA architecture"),
+                          cl::init("sm_90"), cl::cat(category));
+cl::opt<unsigned> blockSize("block-size",
+                            cl::desc("Threads per block / workgroup"),
+                            cl::init(256), cl::cat(category));
+cl::opt<std::string> dumpKernels(
+    "dump-kernels",
+    cl::desc("Also write every device module to DIR/<name>.ptx|.spv"),
+    cl::value_desc("dir"), cl::cat(category));
+cl::opt<bool> verbose("verbose", cl::desc("Report each stage and its time"),
+                      cl::cat(category));
+
+constexpr const char *kTool = "onnx-tosa-compile";
+
+int fail(const llvm::Twine &msg) {
+  llvm::errs() << kTool << ": error: " << msg << "\n";
+  return 1;
+}
+
+/// Collects diagnostics so that they print as one-line tool errors, prefixed
+/// with the stage, and with the ONNX node they come from when known.
+class Diagnostics {
+public:
+  explicit Diagnostics(MLIRContext &ctx)
+      : handler(&ctx, [this](Diagnostic &d) {
+          if (d.getSeverity() != DiagnosticSeverity::Error &&
+              d.getSeverity() != DiagnosticSeverity::Warning)
+            return success();
+          std::string msg = d.str();
+          Location loc = d.getLocation();
+          auto nameLoc = dyn_cast<NameLoc>(loc);
+          if (!nameLoc)
+            if (auto fused = dyn_cast<FusedLoc>(loc))
+              for (Location l : fused.getLocations())
+                if ((nameLoc = dyn_cast<NameLoc>(l)))
+                  break;
+          if (nameLoc && msg.find("node '") == std::string::npos)
+            msg = "node '" + nameLoc.getName().str() + "': " + msg;
+          messages.push_back(
+              {d.getSeverity() == DiagnosticSeverity::Error, msg});
+          return success();
+        }) {}
+
+  /// Prints what was collected; returns 1 (the exit code) if any error.
+  int report(StringRef stage) {
+    bool anyError = false;
+    for (auto &[isError, msg] : messages) {
+      llvm::errs() << kTool << ": " << (isError ? "error" : "warning") << ": "
+                   << stage << ": " << msg << "\n";
+      anyError |= isError;
+    }
+    messages.clear();
+    return anyError ? 1 : 0;
+  }
+
+private:
+  ScopedDiagnosticHandler handler;
+  std::vector<std::pair<bool, std::string>> messages;
+};
+
+class Progress {
+public:
+  void begin(StringRef stage) {
+    current = stage.str();
+    start = std::chrono::steady_clock::now();
+    if (verbose)
+      llvm::errs() << kTool << ": " << stage << " ...\n";
+  }
+  void end() {
+    if (!verbose)
+      return;
+    double ms = std::chrono::duration<double, std::milli>(
+                    std::chrono::steady_clock::now() - start)
+                    .count();
+    llvm::errs() << kTool << ": " << current << " done in "
+                 << llvm::format("%.0f", ms) << " ms\n";
+  }
+
+private:
+  std::string current;
+  std::chrono::steady_clock::time_point start;
+};
+
+int writeText(const std::function<void(llvm::raw_ostream &)> &print) {
+  if (outputPath.empty() || outputPath == "-") {
+    print(llvm::outs());
+    return 0;
+  }
+  std::error_code ec;
+  llvm::raw_fd_ostream os(outputPath, ec);
+  if (ec)
+    return fail("cannot write '" + outputPath + "': " + ec.message());
+  print(os);
+  return 0;
+}
+
+int writeKernelFiles(
+    const std::map<std::string, std::vector<uint8_t>> &modules,
+    StringRef ext) {
+  if (dumpKernels.empty())
+    return 0;
+  if (std::error_code ec = llvm::sys::fs::create_directories(dumpKernels))
+    return fail("cannot create '" + dumpKernels + "': " + ec.message());
+  for (const auto &[name, bytes] : modules) {
+    SmallString<256> path(dumpKernels.getValue());
+    llvm::sys::path::append(path, name + ext);
+    std::error_code ec;
+    llvm::raw_fd_ostream os(path, ec);
+    if (ec)
+      return fail("cannot write '" + path + "': " + ec.message());
+    size_t n = bytes.size();
+    if (ext == ".ptx" && n && bytes.back() == 0)
+      --n; // the artifact keeps PTX NUL-terminated for the driver
+    os.write(reinterpret_cast<const char *>(bytes.data()), n);
+  }
+  return 0;
+}
+
+int runPasses(ModuleOp module, Diagnostics &diags, Progress &progress,
+              StringRef stage,
+              const std::function<void(OpPassManager &)> &build) {
+  progress.begin(stage);
+  PassManager pm(module->getContext());
+  build(pm);
+  LogicalResult ok = pm.run(module);
+  int rc = diags.report(stage);
+  if (failed(ok) && rc == 0)
+    rc = fail(stage + ": failed");
+  progress.end();
+  return rc;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  registerAllPasses();
+  onnx_tosa::registerPasses();
+  cl::HideUnrelatedOptions(category);
+  cl::ParseCommandLineOptions(
+      argc, argv,
+      "onnx-tosa-compile: compile an ONNX model to GPU kernels\n\n"
+      "Writes an artifact for onnx-tosa-run, or prints one stage with "
+      "--emit.\n");
+  if (emit == Emit::Ptx)
+    target = onnx_tosa::Target::Cuda;
+  if (emit == Emit::Spirv)
+    target = onnx_tosa::Target::Vulkan;
+
+  onnx_tosa::ImportOptions importOptions;
+  for (const std::string &spec : inputShapes) {
+    auto [name, dims] = StringRef(spec).split('=');
+    std::vector<int64_t> shape;
+    if (name.empty() || !StringRef(spec).contains('=') ||
+        !onnx_tosa::parseShape(dims, shape))
+      return fail("bad --input-shape '" + spec +
+                  "' (expected NAME=DIMxDIMx..., e.g. x=1x3x224x224)");
+    importOptions.inputShapes[name] = shape;
+  }
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+  onnx_tosa::registerDialects(registry);
+  MLIRContext ctx(registry);
+  ctx.loadAllAvailableDialects();
+  Diagnostics diags(ctx);
+  Progress progress;
+
+  progress.begin("import");
+  std::string error;
+  OwningOpRef<ModuleOp> module;
+  // A .mlir input resumes the pipeline from the onnx or tosa stage (whatever
+  // it holds): every --emit output of an earlier stage can be fed back.
+  bool fromMlir = StringRef(inputPath).ends_with(".mlir");
+  if (fromMlir) {
+    module = parseSourceFile<ModuleOp>(inputPath.getValue(), &ctx);
+    if (!module) {
+      diags.report("import");
+      return fail("import: cannot parse '" + inputPath + "'");
+    }
+  } else {
+    module = onnx_tosa::importOnnxModel(ctx, inputPath, importOptions, error);
+  }
+  if (!module)
+    return fail("import: " + error);
+  bool hasOnnx = false;
+  module->walk([&](Operation *op) {
+    hasOnnx |= op->getDialect() &&
+               op->getDialect()->getNamespace() == "onnx";
+  });
+  if (failed(module->verify()) || diags.report("import"))
+    return fail("import: the imported module is invalid");
+  progress.end();
+  auto print = [&](llvm::raw_ostream &os) { module->print(os); };
+  if (emit == Emit::Onnx)
+    return writeText(print);
+
+  if (hasOnnx || !fromMlir)
+  if (int rc = runPasses(*module, diags, progress, "legalization",
+                         [](OpPassManager &pm) {
+                           pm.addPass(onnx_tosa::createConvertOnnxToTosaPass());
+                           std::string err;
+                           llvm::raw_string_ostream os(err);
+                           (void)parsePassPipeline(
+                               "canonicalize,tosa-attach-target{profiles="
+                               "pro_int,pro_fp level=none},tosa-validate",
+                               pm, os);
+                         }))
+    return rc;
+  if (emit == Emit::Tosa)
+    return writeText(print);
+
+  if (int rc = runPasses(*module, diags, progress, "lowering",
+                         onnx_tosa::buildTosaToLinalgPipeline))
+    return rc;
+  if (emit == Emit::Linalg)
+    return writeText(print);
+
+  onnx_tosa::GpuPipelineOptions gpuOptions;
+  gpuOptions.blockSize = blockSize;
+  if (int rc = runPasses(*module, diags, progress, "lowering",
+                         [&](OpPassManager &pm) {
+                           onnx_tosa::buildLinalgToGpuPipeline(pm, gpuOptions);
+                         }))
+    return rc;
+  if (emit == Emit::Gpu)
+    return writeText(print);
+
+  std::map<std::string, std::vector<uint8_t>> kernels;
+  if (target == onnx_tosa::Target::Cuda) {
+    onnx_tosa::NvptxOptions nv;
+    nv.chip = chip;
+    if (int rc = runPasses(*module, diags, progress, "codegen",
+                           [&](OpPassManager &pm) {
+                             onnx_tosa::buildGpuToPtxPipeline(pm, nv);
+                           }))
+      return rc;
+    std::vector<std::pair<std::string, std::string>> ptx;
+    if (failed(onnx_tosa::collectPtx(*module, ptx)))
+      return diags.report("codegen") | 1;
+    if (emit == Emit::Ptx)
+      return writeText([&](llvm::raw_ostream &os) {
+        for (auto &[name, text] : ptx)
+          os << "// ---- module " << name << "\n" << text.c_str() << "\n";
+      });
+    for (auto &[name, text] : ptx) {
+      std::vector<uint8_t> bytes(text.begin(), text.end());
+      if (bytes.empty() || bytes.back() != 0)
+        bytes.push_back(0);
+      kernels[name] = std::move(bytes);
+    }
+    if (int rc = writeKernelFiles(kernels, ".ptx"))
+      return rc;
+  } else {
+    if (int rc = runPasses(*module, diags, progress, "codegen",
+                           onnx_tosa::buildGpuToSpirvPipeline))
+      return rc;
+    if (emit == Emit::Spirv)
+      return writeText([&](llvm::raw_ostream &os) {
+        for (auto spv : module->getOps<spirv::ModuleOp>())
+          os << spv << "\n";
+      });
+    std::vector<std::pair<std::string, std::vector<uint32_t>>> spv;
+    if (failed(onnx_tosa::collectSpirv(*module, spv)))
+      return diags.report("codegen") | 1;
+    for (auto &[name, words] : spv) {
+      std::vector<uint8_t> bytes(words.size() * 4);
+      std::memcpy(bytes.data(), words.data(), bytes.size());
+      kernels[name] = std::move(bytes);
+    }
+    if (int rc = writeKernelFiles(kernels, ".spv"))
+      return rc;
+  }
+
+  progress.begin("artifact");
+  onnx_tosa::Artifact artifact;
+  artifact.modelName = llvm::sys::path::stem(inputPath).str();
+  if (failed(onnx_tosa::exportArtifact(*module, target, kernels, artifact)))
+    return diags.report("artifact") | 1;
+  std::string out = outputPath;
+  if (out.empty())
+    out = artifact.modelName +
+          (target == onnx_tosa::Target::Cuda ? ".cuda" : ".vulkan") + ".otsa";
+  if (!onnx_tosa::writeArtifact(artifact, out, error))
+    return fail("cannot write '" + out + "': " + error);
+  progress.end();
+  uint64_t constBytes = 0;
+  for (const auto &b : artifact.buffers)
+    constBytes += b.data.size();
+  llvm::outs() << kTool << ": wrote " << out << " ("
+               << (target == onnx_tosa::Target::Cuda ? "cuda" : "vulkan")
+               << ", " << artifact.launches.size() << " kernel launches, "
+               << artifact.buffers.size() << " buffers, " << constBytes
+               << " bytes of weights)\n";
+  return 0;
+}

@@ -1,0 +1,18 @@
+//===- onnx-tosa-opt.cpp - mlir-opt with the onnx-tosa dialect and passes -===//
+#include "tools/Registration.h"
+
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::registerAllPasses();
+  onnx_tosa::registerPasses();
+  mlir::DialectRegistry registry;
+  mlir::registerAllDialects(registry);
+  mlir::registerAllExtensions(registry);
+  onnx_tosa::registerDialects(registry);
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "onnx-tosa optimizer driver\n", registry));
+}

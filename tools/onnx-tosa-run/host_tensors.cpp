@@ -1,0 +1,204 @@
+//===- host_tensors.cpp - Host-side tensor helpers for onnx-tosa-run ------===//
+
+#include "host_tensors.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+namespace onnx_tosa::run {
+namespace {
+
+uint32_t floatBits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+
+float bitsFloat(uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+template <typename T> T load(const uint8_t *p) {
+  T v;
+  std::memcpy(&v, p, sizeof(T));
+  return v;
+}
+
+template <typename T> void store(uint8_t *p, T v) {
+  std::memcpy(p, &v, sizeof(T));
+}
+
+std::string formatFloat(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.6g", v);
+  return buf;
+}
+
+std::string formatOne(ot_dtype dtype, const uint8_t *p) {
+  switch (dtype) {
+  case OT_DTYPE_FLOAT32:
+    return formatFloat(load<float>(p));
+  case OT_DTYPE_FLOAT64:
+    return formatFloat(load<double>(p));
+  case OT_DTYPE_FLOAT16:
+    return formatFloat(halfToFloat(load<uint16_t>(p)));
+  case OT_DTYPE_BFLOAT16:
+    return formatFloat(bf16ToFloat(load<uint16_t>(p)));
+  case OT_DTYPE_BOOL:
+    return *p ? "true" : "false";
+  case OT_DTYPE_INT8:
+    return std::to_string(load<int8_t>(p));
+  case OT_DTYPE_INT16:
+    return std::to_string(load<int16_t>(p));
+  case OT_DTYPE_INT32:
+    return std::to_string(load<int32_t>(p));
+  case OT_DTYPE_INT64:
+    return std::to_string(load<int64_t>(p));
+  case OT_DTYPE_UINT8:
+    return std::to_string(load<uint8_t>(p));
+  case OT_DTYPE_UINT16:
+    return std::to_string(load<uint16_t>(p));
+  case OT_DTYPE_UINT32:
+    return std::to_string(load<uint32_t>(p));
+  case OT_DTYPE_UINT64:
+    return std::to_string(load<uint64_t>(p));
+  }
+  return "?";
+}
+
+/// splitmix64: tiny, well distributed and identical on every platform,
+/// unlike the standard library's distributions.
+uint64_t nextRandom(uint64_t &state) {
+  uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+} // namespace
+
+float halfToFloat(uint16_t h) {
+  uint32_t sign = static_cast<uint32_t>(h & 0x8000) << 16;
+  uint32_t exp = (h >> 10) & 0x1f;
+  uint32_t mant = h & 0x3ff;
+  if (exp == 0) { // zero or subnormal: mant * 2^-24
+    float v = std::ldexp(float(mant), -24);
+    return sign ? -v : v;
+  }
+  if (exp == 31)
+    return bitsFloat(sign | 0x7f800000 | (mant << 13));
+  return bitsFloat(sign | ((exp + 112) << 23) | (mant << 13));
+}
+
+uint16_t floatToHalf(float f) {
+  uint32_t x = floatBits(f);
+  uint16_t sign = static_cast<uint16_t>((x >> 16) & 0x8000);
+  uint32_t a = x & 0x7fffffff;
+  if (a >= 0x7f800000) // inf or NaN (kept quiet)
+    return sign | 0x7c00 | (a > 0x7f800000 ? 0x200 : 0);
+  if (a >= 0x477ff000) // rounds past the largest half (65504)
+    return sign | 0x7c00;
+  if (a < 0x38800000) // below the smallest normal half: scale and round
+    return sign | static_cast<uint16_t>(std::nearbyint(bitsFloat(a) * 16777216.0f));
+  uint32_t h = ((((a >> 23) - 112) << 10) | ((a & 0x7fffff) >> 13));
+  uint32_t rest = a & 0x1fff; // round to nearest, ties to even
+  if (rest > 0x1000 || (rest == 0x1000 && (h & 1)))
+    ++h;
+  return sign | static_cast<uint16_t>(h);
+}
+
+float bf16ToFloat(uint16_t b) { return bitsFloat(static_cast<uint32_t>(b) << 16); }
+
+uint16_t floatToBf16(float f) {
+  uint32_t x = floatBits(f);
+  if ((x & 0x7fffffff) > 0x7f800000)
+    return static_cast<uint16_t>((x >> 16) | 0x40);
+  x += 0x7fff + ((x >> 16) & 1);
+  return static_cast<uint16_t>(x >> 16);
+}
+
+std::vector<uint8_t> bf16BytesToF32(const std::vector<uint8_t> &bytes) {
+  std::vector<uint8_t> out(bytes.size() * 2);
+  for (size_t i = 0; i < bytes.size() / 2; ++i)
+    store(&out[i * 4], bf16ToFloat(load<uint16_t>(&bytes[i * 2])));
+  return out;
+}
+
+std::vector<uint8_t> f32BytesToBf16(const std::vector<uint8_t> &bytes) {
+  std::vector<uint8_t> out(bytes.size() / 2);
+  for (size_t i = 0; i < bytes.size() / 4; ++i)
+    store(&out[i * 2], floatToBf16(load<float>(&bytes[i * 4])));
+  return out;
+}
+
+std::string shapeString(const std::vector<int64_t> &shape) {
+  std::string s = "[";
+  for (size_t i = 0; i < shape.size(); ++i)
+    s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + "]";
+}
+
+std::string formatValues(ot_dtype dtype, const std::vector<uint8_t> &bytes,
+                         size_t limit) {
+  size_t elem = ot_dtype_size(dtype);
+  if (elem == 0)
+    return "[?]";
+  size_t count = bytes.size() / elem;
+  std::string s = "[";
+  for (size_t i = 0; i < count && i < limit; ++i)
+    s += (i ? ", " : "") + formatOne(dtype, &bytes[i * elem]);
+  if (count > limit)
+    s += ", ...";
+  return s + "]";
+}
+
+void fillRandom(ot_dtype dtype, uint64_t seed, uint64_t stream,
+                std::vector<uint8_t> &bytes) {
+  uint64_t state = seed ^ (stream * 0xd1b54a32d192ed03ull);
+  size_t elem = ot_dtype_size(dtype);
+  if (elem == 0)
+    return;
+  // Floating values use only as many random bits as the type's significand
+  // holds, so every value is exact and stays strictly below 1.
+  for (size_t i = 0; i + elem <= bytes.size(); i += elem) {
+    uint64_t r = nextRandom(state);
+    uint8_t *p = &bytes[i];
+    switch (dtype) {
+    case OT_DTYPE_FLOAT32:
+      store(p, static_cast<float>(std::ldexp(double(r >> 40), -23) - 1.0));
+      break;
+    case OT_DTYPE_FLOAT64:
+      store(p, std::ldexp(double(r >> 11), -52) - 1.0);
+      break;
+    case OT_DTYPE_FLOAT16:
+      store(p, floatToHalf(float(std::ldexp(double(r >> 53), -10) - 1.0)));
+      break;
+    case OT_DTYPE_BFLOAT16:
+      store(p, floatToBf16(float(std::ldexp(double(r >> 56), -7) - 1.0)));
+      break;
+    default: {
+      // Integers and bool: 0 or 1, little-endian in the first byte.
+      std::memset(p, 0, elem);
+      p[0] = static_cast<uint8_t>(r >> 63);
+      break;
+    }
+    }
+  }
+}
+
+std::string sanitizeFileName(const std::string &name) {
+  std::string s;
+  for (char c : name) {
+    bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+              (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-';
+    s.push_back(ok ? c : '_');
+  }
+  if (s.empty() || s == "." || s == "..")
+    s = "_" + s;
+  return s;
+}
+
+} // namespace onnx_tosa::run

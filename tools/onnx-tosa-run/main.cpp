@@ -1,0 +1,292 @@
+//===- main.cpp - onnx-tosa-run: run a compiled model from the shell ------===//
+//
+// Loads an artifact, feeds it .npy inputs (or seeded random ones), runs it
+// once and writes every output as a .npy file. Any failure prints one line,
+// "onnx-tosa-run: error: ...", and exits with status 1.
+//
+//===----------------------------------------------------------------------===//
+
+#include "host_tensors.h"
+
+#include "onnx_tosa/npy.h"
+#include "onnx_tosa/runtime.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <set>
+
+namespace fs = std::filesystem;
+using namespace onnx_tosa;
+using namespace onnx_tosa::run;
+
+namespace {
+
+const char *kUsage =
+    R"(usage: onnx-tosa-run ARTIFACT [options]
+
+Runs a compiled onnx-tosa model once and writes its outputs as .npy files.
+
+options:
+  --device=NAME          auto (default), cuda, cuda:N, vulkan, vulkan:N,
+                         vulkan:lavapipe
+  --input NAME=FILE.npy  value of model input NAME (repeatable)
+  --random-inputs[=SEED] fill inputs not given with --input: floats uniform
+                         in [-1, 1), integers and bools 0 or 1 (default
+                         seed 0); also written as DIR/input_<name>.npy
+  --output-dir=DIR       where outputs go as DIR/<name>.npy (default: .)
+  --quiet                print nothing on success
+  --help                 show this help
+
+A bfloat16 tensor is read from and written to float32 .npy files.
+)";
+
+/// Thrown for user-facing failures; main prints it as the one error line.
+struct CliError {
+  std::string message;
+};
+
+[[noreturn]] void fail(const std::string &message) { throw CliError{message}; }
+
+struct Options {
+  std::string artifact;
+  std::string device = "auto";
+  std::vector<std::pair<std::string, std::string>> inputs; // name, file
+  bool randomInputs = false;
+  uint64_t seed = 0;
+  std::string outputDir = ".";
+  bool quiet = false;
+};
+
+/// Matches "--flag=value" or "--flag value"; advances `i` past a separate
+/// value. Returns false if argv[i] is not this flag.
+bool flagValue(int argc, char **argv, int &i, const std::string &flag,
+               std::string &value) {
+  std::string arg = argv[i];
+  if (arg.compare(0, flag.size() + 1, flag + "=") == 0) {
+    value = arg.substr(flag.size() + 1);
+    return true;
+  }
+  if (arg != flag)
+    return false;
+  if (i + 1 >= argc)
+    fail(flag + " needs a value");
+  value = argv[++i];
+  return true;
+}
+
+uint64_t parseSeed(const std::string &s) {
+  char *end = nullptr;
+  errno = 0;
+  unsigned long long v = std::strtoull(s.c_str(), &end, 10);
+  if (s.empty() || *end || errno || s[0] == '-')
+    fail("--random-inputs: seed '" + s + "' is not a non-negative integer");
+  return v;
+}
+
+Options parseArgs(int argc, char **argv) {
+  Options o;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i], value;
+    if (arg == "--help" || arg == "-h") {
+      std::fputs(kUsage, stdout);
+      std::exit(0);
+    } else if (flagValue(argc, argv, i, "--device", value)) {
+      o.device = value;
+    } else if (flagValue(argc, argv, i, "--input", value)) {
+      size_t eq = value.find('=');
+      if (eq == std::string::npos || eq == 0 || eq + 1 == value.size())
+        fail("--input expects NAME=FILE.npy, got '" + value + "'");
+      o.inputs.emplace_back(value.substr(0, eq), value.substr(eq + 1));
+    } else if (arg == "--random-inputs") {
+      o.randomInputs = true;
+    } else if (arg.rfind("--random-inputs=", 0) == 0) {
+      o.randomInputs = true;
+      o.seed = parseSeed(arg.substr(16));
+    } else if (flagValue(argc, argv, i, "--output-dir", value)) {
+      if (value.empty())
+        fail("--output-dir needs a directory");
+      o.outputDir = value;
+    } else if (arg == "--quiet" || arg == "-q") {
+      o.quiet = true;
+    } else if (arg.size() > 1 && arg[0] == '-') {
+      fail("unknown option '" + arg + "' (see --help)");
+    } else if (o.artifact.empty()) {
+      o.artifact = arg;
+    } else {
+      fail("more than one artifact given ('" + o.artifact + "' and '" + arg +
+           "')");
+    }
+  }
+  if (o.artifact.empty())
+    fail("no artifact given (usage: onnx-tosa-run ARTIFACT [options]; see "
+         "--help)");
+  return o;
+}
+
+std::string describe(const TensorInfo &t) {
+  return t.name + " (" + ot_dtype_name(t.dtype) + " " + shapeString(t.shape) +
+         ")";
+}
+
+std::string listInputs(const std::vector<TensorInfo> &inputs) {
+  std::string s;
+  for (const TensorInfo &t : inputs)
+    s += (s.empty() ? "" : ", ") + describe(t);
+  return s.empty() ? "(none)" : s;
+}
+
+/// Reads an input's .npy file and checks it against the model, converting
+/// float32 data for a bfloat16 input.
+std::vector<uint8_t> loadInput(const TensorInfo &info, const std::string &file) {
+  NpyArray arr;
+  std::string error;
+  if (!readNpy(file, arr, error))
+    fail("input '" + info.name + "': " + error);
+  std::string what = "input '" + info.name + "' (from " + file + ")";
+  DType want = static_cast<DType>(info.dtype);
+  bool bf16FromF32 = want == DType::BF16 && arr.dtype == DType::F32;
+  if (arr.dtype != want && !bf16FromF32)
+    fail(what + ": expected dtype " + dtypeName(want) + ", got " +
+         dtypeName(arr.dtype));
+  if (arr.shape != info.shape)
+    fail(what + ": expected shape " + shapeString(info.shape) + ", got " +
+         shapeString(arr.shape));
+  return bf16FromF32 ? f32BytesToBf16(arr.data) : std::move(arr.data);
+}
+
+/// Writes `bytes` of tensor `info` as .npy (bfloat16 as float32).
+void saveTensor(const TensorInfo &info, const std::vector<uint8_t> &bytes,
+                const fs::path &path) {
+  std::string error;
+  bool bf16 = info.dtype == OT_DTYPE_BFLOAT16;
+  std::vector<uint8_t> converted;
+  if (bf16)
+    converted = bf16BytesToF32(bytes);
+  const std::vector<uint8_t> &data = bf16 ? converted : bytes;
+  DType dtype = bf16 ? DType::F32 : static_cast<DType>(info.dtype);
+  if (!writeNpy(path.string(), dtype, info.shape, data.data(), data.size(),
+                error))
+    fail(error);
+}
+
+/// File names for the outputs: sanitized, and made unique when two names
+/// sanitize to the same string.
+std::vector<std::string> outputFileNames(const std::vector<TensorInfo> &outs) {
+  std::vector<std::string> names;
+  std::set<std::string> used;
+  for (size_t i = 0; i < outs.size(); ++i) {
+    std::string base = sanitizeFileName(outs[i].name), name = base;
+    for (int n = 1; used.count(name); ++n)
+      name = base + "_" + std::to_string(n);
+    used.insert(name);
+    names.push_back(name);
+  }
+  return names;
+}
+
+int runTool(const Options &o) {
+  Device device = Device::open(o.device);
+  Session session = Session::load(device, o.artifact);
+  std::vector<TensorInfo> inputs = session.inputs();
+  std::vector<TensorInfo> outputs = session.outputs();
+
+  std::map<std::string, size_t> inputIndex;
+  for (size_t i = 0; i < inputs.size(); ++i)
+    inputIndex[inputs[i].name] = i;
+
+  std::vector<std::vector<uint8_t>> inputData(inputs.size());
+  std::vector<bool> given(inputs.size(), false);
+  for (const auto &[name, file] : o.inputs) {
+    auto it = inputIndex.find(name);
+    if (it == inputIndex.end())
+      fail("unknown input '" + name + "'; the model's inputs are: " +
+           listInputs(inputs));
+    if (given[it->second])
+      fail("input '" + name + "' is given more than once");
+    inputData[it->second] = loadInput(inputs[it->second], file);
+    given[it->second] = true;
+  }
+
+  std::string missing;
+  for (size_t i = 0; i < inputs.size(); ++i)
+    if (!given[i])
+      missing += (missing.empty() ? "" : ", ") + describe(inputs[i]);
+  if (!missing.empty() && !o.randomInputs)
+    fail("missing input " + missing +
+         "; give each with --input NAME=FILE.npy or use --random-inputs");
+
+  fs::path dir(o.outputDir);
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec)
+    fail("cannot create output directory '" + o.outputDir +
+         "': " + ec.message());
+
+  if (!o.quiet) {
+    std::printf("device: %s (%s)\n", device.id().c_str(),
+                device.name().c_str());
+    if (!session.modelName().empty())
+      std::printf("model: %s\n", session.modelName().c_str());
+  }
+
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (given[i])
+      continue;
+    inputData[i].resize(inputs[i].byteSize);
+    fillRandom(inputs[i].dtype, o.seed, i, inputData[i]);
+    fs::path file = dir / ("input_" + sanitizeFileName(inputs[i].name) + ".npy");
+    saveTensor(inputs[i], inputData[i], file);
+    if (!o.quiet)
+      std::printf("random input %s: %s %s seed %llu -> %s\n",
+                  inputs[i].name.c_str(), ot_dtype_name(inputs[i].dtype),
+                  shapeString(inputs[i].shape).c_str(),
+                  static_cast<unsigned long long>(o.seed),
+                  file.string().c_str());
+  }
+
+  std::vector<TensorRef> refs;
+  for (size_t i = 0; i < inputs.size(); ++i)
+    refs.push_back({inputs[i].name, inputs[i].dtype, inputs[i].shape,
+                    inputData[i].data(), inputData[i].size()});
+  std::vector<Tensor> results = session.run(refs);
+
+  std::vector<std::string> fileNames = outputFileNames(outputs);
+  for (size_t i = 0; i < results.size(); ++i) {
+    const Tensor &t = results[i];
+    fs::path file = dir / (fileNames[i] + ".npy");
+    saveTensor(t.info, t.data, file);
+    if (!o.quiet)
+      std::printf("output %s: %s %s = %s -> %s\n", t.info.name.c_str(),
+                  ot_dtype_name(t.info.dtype), shapeString(t.info.shape).c_str(),
+                  formatValues(t.info.dtype, t.data, 8).c_str(),
+                  file.string().c_str());
+  }
+  return 0;
+}
+
+/// Keeps the error on one line even when a driver log spans several.
+std::string oneLine(std::string s) {
+  for (char &c : s)
+    if (c == '\n' || c == '\r')
+      c = ' ';
+  return s;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  try {
+    return runTool(parseArgs(argc, argv));
+  } catch (const CliError &e) {
+    std::fprintf(stderr, "onnx-tosa-run: error: %s\n",
+                 oneLine(e.message).c_str());
+  } catch (const RuntimeError &e) {
+    std::fprintf(stderr, "onnx-tosa-run: error: %s\n", oneLine(e.what()).c_str());
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "onnx-tosa-run: error: %s\n", oneLine(e.what()).c_str());
+  }
+  return 1;
+}

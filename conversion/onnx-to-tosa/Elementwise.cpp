@@ -92,10 +92,6 @@ LegalizeResult variadicFn(NodeContext &ctx) {
   Value acc = ctx.input(0);
   for (unsigned i = 1; i < n; ++i)
     acc = (ctx.tosa.*Build)(acc, ctx.input(i));
-  if (n == 1) {
-    // The result must still be a new value of the input's shape.
-    acc = ctx.tosa.unary<tosa::IdentityOp>(acc);
-  }
   if (Mean && n > 1)
     acc = ctx.tosa.mul(acc, ctx.tosa.scalarLike(acc, 1.0 / n));
   return Values{acc};
@@ -120,7 +116,7 @@ LegalizeResult pow(NodeContext &ctx) {
     double e = toDoubles(*exponent).front();
     Value result;
     if (e == 1)
-      result = t.unary<tosa::IdentityOp>(x);
+      result = x;
     else if (e == 2)
       result = t.mul(x, x);
     else if (e == 3)
@@ -167,9 +163,7 @@ LegalizeResult sign(NodeContext &ctx) {
   Value zero = t.scalarLike(x, 0);
   Value isPos = t.compare<tosa::GreaterOp>(x, zero);
   Value isNeg = t.compare<tosa::GreaterOp>(zero, x);
-  Value negOrZero =
-      t.select(isNeg, t.scalarLike(x, -1), t.splat(t.shapeOf(x),
-                                                   t.elementTypeOf(x), 0));
+  Value negOrZero = t.select(isNeg, t.scalarLike(x, -1), zero);
   return Values{t.select(isPos, t.scalarLike(x, 1), negOrZero)};
 }
 
@@ -200,6 +194,50 @@ LegalizeResult isInf(NodeContext &ctx) {
   if (neg)
     return Values{isNeg};
   return Values{t.splat(t.shapeOf(x), t.getBuilder().getI1Type(), 0)};
+}
+
+/// Cast(to). ONNX converts float to integer truncating toward zero (as C
+/// does) but TOSA CAST rounds to nearest even, so values are truncated with
+/// floor/ceil first. TOSA has no bool <-> float CAST: those go through
+/// select / compare. Constant inputs are converted at compile time (which
+/// also covers int64/float64 constants).
+LegalizeResult castOp(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(1)))
+    return failure();
+  TosaBuilder &t = ctx.tosa;
+  Value x = ctx.input(0);
+  Type from = t.elementTypeOf(x);
+  Type to = onnxElementType(x.getContext(), ctx.getInt("to", 0));
+  if (!to)
+    return ctx.fail("cast to ONNX data type " + Twine(ctx.getInt("to", 0)) +
+                    " is not supported");
+  if (from == to)
+    return Values{x};
+  bool fromFloat = isa<FloatType>(from), toFloat = isa<FloatType>(to);
+  auto type = RankedTensorType::get(t.shapeOf(x), to);
+
+  if (std::optional<DenseElementsAttr> c = ctx.constantInput(0)) {
+    if (to.isInteger(1)) {
+      SmallVector<int64_t> nonZero;
+      for (double v : toDoubles(*c))
+        nonZero.push_back(v != 0);
+      return Values{t.constant(fromInts(type, nonZero))};
+    }
+    if (toFloat || fromFloat)
+      return Values{t.constant(fromDoubles(type, toDoubles(*c)))};
+    return Values{t.constant(fromInts(type, toInts(*c)))};
+  }
+  if (from.isInteger(1) && toFloat)
+    return Values{t.select(x, t.splat(Shape(t.rankOf(x), 1), to, 1),
+                           t.splat(Shape(t.rankOf(x), 1), to, 0))};
+  if (to.isInteger(1) && fromFloat)
+    return Values{t.unary<tosa::LogicalNotOp>(
+        t.compare<tosa::EqualOp>(x, t.scalarLike(x, 0)))};
+  if (fromFloat && !toFloat) {
+    Value nonNeg = t.compare<tosa::GreaterEqualOp>(x, t.scalarLike(x, 0));
+    x = t.select(nonNeg, t.unary<tosa::FloorOp>(x), t.unary<tosa::CeilOp>(x));
+  }
+  return Values{t.cast(x, to)};
 }
 
 const OpLegalization kElementwise[] = {
@@ -248,6 +286,8 @@ const OpLegalization kElementwise[] = {
     {"BitwiseOr", 18, binaryOp<tosa::BitwiseOrOp, Elt::Int>},
     {"BitwiseXor", 18, binaryOp<tosa::BitwiseXorOp, Elt::Int>},
     {"Where", 9, where},
+    // Type conversion.
+    {"Cast", 6, castOp},
 };
 
 } // namespace

@@ -36,6 +36,37 @@ std::optional<SmallVector<int64_t>> NodeContext::constantInts(unsigned i) const 
   return toInts(*attr);
 }
 
+LogicalResult NodeContext::requireConstantInts(unsigned i, StringRef what,
+                                               Shape &out) {
+  if (!hasInput(i))
+    return fail("input " + Twine(i) + " (" + what + ") is required");
+  std::optional<SmallVector<int64_t>> ints = constantInts(i);
+  if (!ints)
+    return fail("input " + Twine(i) + " (" + what +
+                ") must be a compile-time constant integer tensor");
+  out = std::move(*ints);
+  return success();
+}
+
+LogicalResult NodeContext::readIntsAttrOrInput(StringRef attrName,
+                                               unsigned inputIndex,
+                                               int64_t inputSince,
+                                               std::optional<Shape> &out) {
+  out.reset();
+  if (getOpset() < inputSince) {
+    if (hasAttr(attrName))
+      out = getInts(attrName);
+    return success();
+  }
+  if (!hasInput(inputIndex))
+    return success();
+  Shape ints;
+  if (failed(requireConstantInts(inputIndex, attrName, ints)))
+    return failure();
+  out = std::move(ints);
+  return success();
+}
+
 bool NodeContext::outputUsed(unsigned i) const {
   return i < numOutputs() && !node.getOutputs()[i].use_empty();
 }
@@ -94,6 +125,26 @@ bool accepts(Elt kind, Type t) {
     return true;
   }
   return false;
+}
+
+Type onnxElementType(MLIRContext *ctx, int64_t dataType) {
+  Builder b(ctx);
+  switch (dataType) {
+  case 1: return b.getF32Type();
+  case 2: return b.getIntegerType(8, /*isSigned=*/false);
+  case 3: return b.getIntegerType(8);
+  case 4: return b.getIntegerType(16, /*isSigned=*/false);
+  case 5: return b.getIntegerType(16);
+  case 6: return b.getIntegerType(32);
+  case 7: return b.getIntegerType(64);
+  case 9: return b.getI1Type();
+  case 10: return b.getF16Type();
+  case 11: return b.getF64Type();
+  case 12: return b.getIntegerType(32, /*isSigned=*/false);
+  case 13: return b.getIntegerType(64, /*isSigned=*/false);
+  case 16: return b.getBF16Type();
+  default: return {};
+  }
 }
 
 static StringRef describe(Elt kind) {

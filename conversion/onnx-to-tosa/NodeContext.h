@@ -12,6 +12,7 @@
 #include "frontend/onnx-import/OnnxDialect.h"
 
 #include "llvm/ADT/Twine.h"
+#include "llvm/Support/ScopedPrinter.h"
 
 #include <string>
 
@@ -28,6 +29,10 @@ enum class Elt {
   Any,
 };
 bool accepts(Elt kind, mlir::Type elementType);
+
+/// The MLIR element type of an ONNX TensorProto.DataType; null when the
+/// type has no MLIR counterpart here (strings, complex, 4-bit, fp8).
+mlir::Type onnxElementType(mlir::MLIRContext *ctx, int64_t dataType);
 /// A handler's result: one value per ONNX output it produces.
 using LegalizeResult = mlir::FailureOr<Values>;
 
@@ -56,6 +61,19 @@ public:
   std::optional<mlir::DenseElementsAttr> constantInput(unsigned i) const;
   /// Integer data of a constant input (shapes, axes, pads...).
   std::optional<llvm::SmallVector<int64_t>> constantInts(unsigned i) const;
+
+  /// Integer data of input `i`, which must be a compile-time constant (ONNX
+  /// passes shapes, axes and pads as int64 tensors; TOSA takes them as
+  /// attributes). `what` names the input in the failure.
+  mlir::LogicalResult requireConstantInts(unsigned i, llvm::StringRef what,
+                                          Shape &out);
+  /// A list of integers that is attribute `attrName` before opset
+  /// `inputSince` and constant input `inputIndex` from it on (Squeeze axes,
+  /// Split sizes, ...). `out` stays empty-optional when neither is given.
+  mlir::LogicalResult readIntsAttrOrInput(llvm::StringRef attrName,
+                                          unsigned inputIndex,
+                                          int64_t inputSince,
+                                          std::optional<Shape> &out);
 
   /// Number of outputs the node declares.
   unsigned numOutputs() const { return node.getOutputs().size(); }
@@ -92,7 +110,7 @@ public:
   TosaBuilder tosa;
 
 private:
-  onnx::NodeOp node;
+  mutable onnx::NodeOp node;
   std::string reason;
 };
 
@@ -117,7 +135,7 @@ llvm::ArrayRef<OpLegalization> getPoolLegalizations();
 llvm::ArrayRef<OpLegalization> getNormalizationLegalizations();
 llvm::ArrayRef<OpLegalization> getReductionLegalizations();
 llvm::ArrayRef<OpLegalization> getTensorLegalizations();
-llvm::ArrayRef<OpLegalization> getShapeLegalizations();
+llvm::ArrayRef<OpLegalization> getConstantLegalizations();
 
 } // namespace onnx_tosa
 

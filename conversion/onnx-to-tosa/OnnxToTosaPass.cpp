@@ -39,7 +39,7 @@ public:
           getMatMulLegalizations(), getConvLegalizations(),
           getPoolLegalizations(), getNormalizationLegalizations(),
           getReductionLegalizations(), getTensorLegalizations(),
-          getShapeLegalizations()})
+          getConstantLegalizations()})
       for (const OpLegalization &row : table)
         rows[key(row.domain, row.opType)].push_back(&row);
     for (auto &entry : rows)
@@ -119,6 +119,8 @@ LogicalResult checkCreatedOp(onnx::NodeOp node, Operation *op) {
                                    "cannot represent (only constant " +
                                    *kind + " inputs are supported)");
   }
+  if (isa<tosa::ConstOp>(op))
+    return success(); // checked once dead constants are gone
   std::string message;
   {
     ScopedDiagnosticHandler capture(op->getContext(), [&](Diagnostic &d) {
@@ -234,6 +236,12 @@ LogicalResult convertFunction(func::FuncOp func) {
   for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body)))
     if (isa<onnx::NoneOp>(op) || isOpTriviallyDead(&op))
       op.erase();
+
+  for (auto constant : body.getOps<tosa::ConstOp>())
+    if (constant.getType().getNumElements() == 0)
+      return constant.emitError()
+             << "an empty tensor " << constant.getType()
+             << " is used at run time, which TOSA cannot represent";
 
   Operation *terminator = body.getTerminator();
   for (auto [i, v] : llvm::enumerate(terminator->getOperands())) {

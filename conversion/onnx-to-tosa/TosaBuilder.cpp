@@ -229,7 +229,7 @@ DenseElementsAttr transposeAttr(DenseElementsAttr attr,
 //===----------------------------------------------------------------------===//
 
 RankedTensorType TosaBuilder::typeOf(Value v) {
-  return cast<RankedTensorType>(v.getType());
+  return llvm::cast<RankedTensorType>(v.getType());
 }
 ArrayRef<int64_t> TosaBuilder::shapeOf(Value v) { return typeOf(v).getShape(); }
 Type TosaBuilder::elementTypeOf(Value v) { return typeOf(v).getElementType(); }
@@ -520,6 +520,14 @@ Value TosaBuilder::clamp(Value v, double lo, double hi) {
     unsigned width = elt.getIntOrFloatBitWidth();
     double minV = -std::ldexp(1.0, width - 1);
     double maxV = std::ldexp(1.0, width - 1) - 1;
+    if (width > 16) {
+      // TOSA profiles define CLAMP for 8/16-bit integers only.
+      if (lo > minV)
+        v = maximum(v, scalarLike(v, lo));
+      if (hi < maxV)
+        v = minimum(v, scalarLike(v, hi));
+      return v;
+    }
     loAttr = b.getIntegerAttr(elt, static_cast<int64_t>(std::max(lo, minV)));
     hiAttr = b.getIntegerAttr(elt, static_cast<int64_t>(std::min(hi, maxV)));
   }

@@ -13,7 +13,6 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <limits>
 
 namespace onnx_tosa {
 
@@ -141,7 +140,8 @@ public:
       return 0;
     if (minElemBytes && n > remaining() / minElemBytes) {
       fail(what, "count " + std::to_string(n) + " exceeds the " +
-                     std::to_string(remaining()) + " bytes left in the file");
+                     std::to_string(remaining()) +
+                     " bytes left in the file (truncated or corrupt file)");
       return 0;
     }
     return n;
@@ -164,8 +164,8 @@ public:
 
   void fail(const char *what, const std::string &why) {
     if (ok())
-      error = std::string(what) + " at byte " + std::to_string(pos) + ": " +
-              why;
+      error =
+          std::string(what) + " at byte " + std::to_string(pos) + ": " + why;
   }
 
   std::string error;

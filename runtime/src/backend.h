@@ -68,7 +68,8 @@ public:
   /// The driver's device name.
   virtual const std::string &name() const = 0;
 
-  virtual Status allocate(uint64_t bytes, std::unique_ptr<DeviceBuffer> &out) = 0;
+  virtual Status allocate(uint64_t bytes,
+                          std::unique_ptr<DeviceBuffer> &out) = 0;
   /// Copies `bytes` (<= buffer size) from host memory to the buffer start.
   virtual Status upload(DeviceBuffer &dst, const void *src, uint64_t bytes) = 0;
   /// Copies `bytes` (<= buffer size) from the buffer start to host memory.

@@ -24,7 +24,8 @@ template <typename Body> ot_status guardedCall(Body &&body) {
   } catch (const std::bad_alloc &) {
     return Status(OT_STATUS_RESOURCE_EXHAUSTED, "out of host memory").release();
   } catch (const std::exception &e) {
-    return Status(OT_STATUS_INTERNAL, std::string("internal error: ") + e.what())
+    return Status(OT_STATUS_INTERNAL,
+                  std::string("internal error: ") + e.what())
         .release();
   } catch (...) {
     return Status(OT_STATUS_INTERNAL, "internal error: unknown exception")

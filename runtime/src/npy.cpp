@@ -208,8 +208,8 @@ private:
         v = v * 10 + (s[pos++] - '0');
       }
       if (pos == start) {
-        error = "malformed header: bad shape at position " +
-                std::to_string(pos);
+        error =
+            "malformed header: bad shape at position " + std::to_string(pos);
         return false;
       }
       if (peek() == 'L') // Python 2 long suffix
@@ -219,8 +219,8 @@ private:
       if (peek() == ',')
         ++pos;
       else if (peek() != ')') {
-        error = "malformed header: bad shape at position " +
-                std::to_string(pos);
+        error =
+            "malformed header: bad shape at position " + std::to_string(pos);
         return false;
       }
     }
@@ -315,8 +315,7 @@ bool parseNpy(const uint8_t *bytes, size_t size, NpyArray &out,
   }
   uint64_t count = 0;
   if (!elementCount(arr.shape, count)) {
-    error = "bad .npy header: shape " + shapeTuple(arr.shape) +
-            " is too large";
+    error = "bad .npy header: shape " + shapeTuple(arr.shape) + " is too large";
     return false;
   }
   uint64_t want = count * dtypeSize(arr.dtype);
@@ -345,8 +344,8 @@ bool readNpy(const std::string &path, NpyArray &out, std::string &error) {
 }
 
 bool serializeNpy(DType dtype, const std::vector<int64_t> &shape,
-                  const void *data, size_t dataBytes,
-                  std::vector<uint8_t> &out, std::string &error) {
+                  const void *data, size_t dataBytes, std::vector<uint8_t> &out,
+                  std::string &error) {
   const char *descr = descrFor(dtype);
   if (!descr) {
     error = std::string("dtype ") + dtypeName(dtype) +
@@ -359,9 +358,9 @@ bool serializeNpy(DType dtype, const std::vector<int64_t> &shape,
             dtypeName(dtype) + " " + shapeTuple(shape);
     return false;
   }
-  std::string dict = std::string("{'descr': '") + descr +
-                     "', 'fortran_order': False, 'shape': " +
-                     shapeTuple(shape) + ", }";
+  std::string dict =
+      std::string("{'descr': '") + descr +
+      "', 'fortran_order': False, 'shape': " + shapeTuple(shape) + ", }";
   // Pad with spaces and a final newline so the data starts 64-byte aligned,
   // as numpy does; switch to version 2.0 only if the header needs it.
   size_t preamble = 10;

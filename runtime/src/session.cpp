@@ -111,9 +111,9 @@ Status ot_session::validate(const Artifact &a) {
           return dataLoss("the model has two " + std::string(role) +
                           "s named '" + b.name + "'");
       if (b.buffer >= nbuf)
-        return dataLoss(what + " refers to buffer " +
-                        std::to_string(b.buffer) + " but the artifact has " +
-                        std::to_string(nbuf) + " buffers");
+        return dataLoss(what + " refers to buffer " + std::to_string(b.buffer) +
+                        " but the artifact has " + std::to_string(nbuf) +
+                        " buffers");
       TensorSlot slot{b, 0};
       if (!byteSizeOf(b.shape, dtypeSize(b.dtype), slot.byteSize))
         return dataLoss(what + " has an invalid or dynamic shape " +
@@ -163,11 +163,15 @@ Status ot_session::load(const Artifact &a) {
       continue;
     // Constants are uploaded once; a declared size larger than the data is
     // zero-filled so kernels never read uninitialized memory.
-    std::vector<uint8_t> bytes = b.data;
-    bytes.resize(b.sizeBytes, 0);
-    OT_RETURN_IF_ERROR(
-        device->upload(*buffers[i], bytes.data(), bytes.size())
-            .withContext("uploading constant " + what));
+    const std::vector<uint8_t> *bytes = &b.data;
+    std::vector<uint8_t> padded;
+    if (b.data.size() < b.sizeBytes) {
+      padded = b.data;
+      padded.resize(b.sizeBytes, 0);
+      bytes = &padded;
+    }
+    OT_RETURN_IF_ERROR(device->upload(*buffers[i], bytes->data(), bytes->size())
+                           .withContext("uploading constant " + what));
   }
 
   modules.resize(a.modules.size());
@@ -226,24 +230,22 @@ Status ot_session::matchTensors(const char *role,
       return invalidArgument(what + " is given more than once");
     if (static_cast<uint32_t>(t.dtype) != static_cast<uint32_t>(b.dtype))
       return invalidArgument(what + ": expected dtype " + dtypeName(b.dtype) +
-                             ", got " +
-                             dtypeName(static_cast<DType>(t.dtype)));
+                             ", got " + dtypeName(static_cast<DType>(t.dtype)));
     if (t.rank && !t.shape)
       return invalidArgument(what + ": shape is NULL but rank is " +
                              std::to_string(t.rank));
-    bool sameShape = t.rank == b.shape.size() &&
-                     (t.rank == 0 ||
-                      std::memcmp(t.shape, b.shape.data(),
-                                  t.rank * sizeof(int64_t)) == 0);
+    bool sameShape =
+        t.rank == b.shape.size() &&
+        (t.rank == 0 ||
+         std::memcmp(t.shape, b.shape.data(), t.rank * sizeof(int64_t)) == 0);
     if (!sameShape)
       return invalidArgument(what + ": expected shape " +
                              shapeString(b.shape.data(), b.shape.size()) +
                              ", got " + shapeString(t.shape, t.rank));
     if (t.byte_size != slot.byteSize)
-      return invalidArgument(what + ": expected " +
-                             std::to_string(slot.byteSize) + " bytes (" +
-                             slot.describe() + "), got " +
-                             std::to_string(t.byte_size));
+      return invalidArgument(
+          what + ": expected " + std::to_string(slot.byteSize) + " bytes (" +
+          slot.describe() + "), got " + std::to_string(t.byte_size));
     if (!t.data && t.byte_size)
       return invalidArgument(what + ": data is NULL");
     bySlot[idx] = &t;
@@ -265,11 +267,11 @@ Status ot_session::run(const ot_host_tensor *in, size_t numIn,
                            "; every model input must be given");
 
   for (size_t s = 0; s < inputs.size(); ++s)
-    OT_RETURN_IF_ERROR(device
-                           ->upload(*buffers[inputs[s].binding.buffer],
-                                    inBySlot[s]->data, inputs[s].byteSize)
-                           .withContext("uploading input '" +
-                                        inputs[s].binding.name + "'"));
+    OT_RETURN_IF_ERROR(
+        device
+            ->upload(*buffers[inputs[s].binding.buffer], inBySlot[s]->data,
+                     inputs[s].byteSize)
+            .withContext("uploading input '" + inputs[s].binding.name + "'"));
   OT_RETURN_IF_ERROR(device->submit(*sequence));
   OT_RETURN_IF_ERROR(device->wait(*sequence));
   for (size_t s = 0; s < outputs.size(); ++s) {

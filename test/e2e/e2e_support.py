@@ -3,6 +3,7 @@ them, and what a clean error looks like."""
 import os
 import re
 import shlex
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -27,6 +28,8 @@ RTOL, ATOL = 1e-4, 1e-5
 # reporting the error itself.
 CRASH_MARKERS = ("Assertion", "Segmentation", "Stack dump", "PLEASE submit",
                  "terminate called", "Sanitizer", "core dumped")
+# An undefined-behaviour sanitizer report ("file.cpp:12:3: runtime error:").
+UBSAN_RE = re.compile(r"\.(?:c|cc|cpp|cxx|h|hpp|inc):\d+:\d+: runtime error:")
 
 
 def tool_path(name):
@@ -59,8 +62,11 @@ def call(args, timeout=TIMEOUT_S):
 def describe(proc):
     """Everything needed to diagnose a failed command, for assert messages."""
     tail = proc.stdout[-2000:] if proc.stdout else ""
+    status = str(proc.returncode)
+    if proc.returncode < 0:
+        status += f" (killed by {signal.Signals(-proc.returncode).name})"
     return (f"\ncommand: {shlex.join(proc.args)}\n"
-            f"exit status: {proc.returncode}\n"
+            f"exit status: {status}\n"
             f"stderr:\n{proc.stderr}\nstdout (tail):\n{tail}")
 
 
@@ -106,6 +112,8 @@ def assert_no_crash(proc):
     for marker in CRASH_MARKERS:
         assert marker not in proc.stderr, (
             f"crash marker {marker!r} in stderr{describe(proc)}")
+    assert not UBSAN_RE.search(proc.stderr), (
+        f"undefined behaviour reported{describe(proc)}")
 
 
 def assert_clean_error(proc, tool, exit_code=None):
@@ -121,9 +129,16 @@ def assert_clean_error(proc, tool, exit_code=None):
         f"no '{tool}: error:' line{describe(proc)}")
 
 
-def assert_mentions(proc, pattern, what):
-    """stderr matches the regex `pattern` (case-insensitive)."""
-    assert re.search(pattern, proc.stderr, re.IGNORECASE), (
+# A file path in a message; the tests' temporary paths hold test names
+# (and so op names, dtypes, digits) that must not satisfy a check by chance.
+PATH_RE = re.compile(r"[^\s'\"`()\[\]]*/[^\s'\"`()\[\]]*")
+
+
+def assert_mentions(proc, pattern, what, in_paths=False):
+    """stderr matches the regex `pattern` (case-insensitive), outside file
+    paths unless `in_paths`."""
+    text = proc.stderr if in_paths else PATH_RE.sub("<path>", proc.stderr)
+    assert re.search(pattern, text, re.IGNORECASE), (
         f"the error does not mention {what} (/{pattern}/){describe(proc)}")
 
 

@@ -14,6 +14,7 @@ def test_model_matches_onnxruntime(name, compile_tool, run_tool, model_dir,
 
     proc = S.compile_model(compile_tool, model_path, artifact)
     assert proc.returncode == 0, f"compiling {name} failed{S.describe(proc)}"
+    S.assert_no_crash(proc)
     assert artifact.is_file() and artifact.stat().st_size > 0, (
         f"no artifact written{S.describe(proc)}")
 
@@ -25,6 +26,7 @@ def test_model_matches_onnxruntime(name, compile_tool, run_tool, model_dir,
 
     proc = S.run_artifact(run_tool, artifact, inputs, out_dir)
     assert proc.returncode == 0, f"running {name} failed{S.describe(proc)}"
+    S.assert_no_crash(proc)
 
     expected = S.onnxruntime_outputs(model_path, feeds)
     written = sorted(p.name for p in out_dir.iterdir())

@@ -83,7 +83,8 @@ class Graph:
             initializer=self.inits)
         model = helper.make_model(
             graph, opset_imports=opsets, producer_name="onnx-tosa-tests",
-            ir_version=helper.find_min_ir_version_for(opsets, ignore_unknown=True))
+            ir_version=helper.find_min_ir_version_for(opsets,
+                                                      ignore_unknown=True))
         if not check:
             return model
         inferred = onnx.shape_inference.infer_shapes(
@@ -108,12 +109,8 @@ def single(name, op, inputs, attrs=None, inits=None, **kw):
     for n, v in inits or []:
         if isinstance(v, (tuple, list)) and all(isinstance(d, int) for d in v):
             operands.append(g.weight(n, list(v), scale=1.0))
-        elif v is None:
-            operands.append("")  # an absent optional input
         else:
             operands.append(g.const(n, v))
-    while operands and operands[-1] == "":
-        operands.pop()
     y = g.node(op, operands, outputs=["y"], name=f"{op.lower()}_node",
                **(attrs or {}))
     g.output(y)
@@ -129,8 +126,9 @@ def build_mlp(name="mlp"):
     h = g.node("Gemm", [x, g.weight("W1", [128, 64]), g.weight("b1", [128])],
                name="fc1", transB=1)
     h = g.node("Relu", [h], name="relu1")
-    h = g.node("MatMul", [h, g.weight("W2", [128, 32], scale=1 / np.sqrt(128))],
-               name="fc2_matmul")
+    # MatMul weights are [K, N]: the fan-in is the first dimension.
+    w2 = g.weight("W2", [128, 32], scale=1 / np.sqrt(128))
+    h = g.node("MatMul", [h, w2], name="fc2_matmul")
     h = g.node("Add", [h, g.weight("b2", [32])], name="fc2_bias")
     h = g.node("Sigmoid", [h], name="sigmoid2")
     h = g.node("Gemm", [h, g.weight("W3", [32, 10], scale=1 / np.sqrt(32)),
@@ -248,7 +246,8 @@ def _softmax_model(name, axis, opset=OPSET):
 
 
 # (name suffix, op, graph inputs, initializers, attributes). Initializers
-# given as a shape are random weights; None marks an absent optional input.
+# given as a shape are random weights; an optional input is left out by
+# not listing it.
 X4 = [("x", [1, 3, 8, 8])]
 TABLE = [
     # MatMul
@@ -289,10 +288,11 @@ TABLE = [
     ("conv_same_lower", "Conv", X4, [("w", (4, 3, 3, 3)), ("b", (4,))],
      {"auto_pad": "SAME_LOWER", "strides": [2, 2]}),
     ("conv_valid", "Conv", [("x", [1, 3, 9, 9])],
-     [("w", (4, 3, 3, 3)), ("b", (4,))], {"auto_pad": "VALID", "strides": [2, 2]}),
+     [("w", (4, 3, 3, 3)), ("b", (4,))],
+     {"auto_pad": "VALID", "strides": [2, 2]}),
     ("conv_no_bias", "Conv", [("x", [2, 3, 7, 6])], [("w", (5, 3, 2, 3))], {}),
-    ("conv_1x1", "Conv", [("x", [2, 6, 5, 5])], [("w", (3, 6, 1, 1)), ("b", (3,))],
-     {}),
+    ("conv_1x1", "Conv", [("x", [2, 6, 5, 5])],
+     [("w", (3, 6, 1, 1)), ("b", (3,))], {}),
     # MaxPool
     ("maxpool_basic", "MaxPool", [("x", [1, 2, 8, 8])], [],
      {"kernel_shape": [2, 2], "strides": [2, 2]}),

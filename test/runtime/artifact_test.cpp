@@ -133,8 +133,9 @@ TEST(Artifact, CorruptBytesNeverCrash) {
       Artifact out;
       std::string error;
       // Either outcome is fine; a failure must explain itself.
-      if (!parseArtifact(bad.data(), bad.size(), out, error))
+      if (!parseArtifact(bad.data(), bad.size(), out, error)) {
         EXPECT_FALSE(error.empty());
+      }
     }
 }
 

@@ -38,8 +38,8 @@ TEST(Device, CudaWithoutDriverIsAClearError) {
   StatusResult r = take(ot_device_open("cuda:0", &d.ptr));
   if (r.ok())
     GTEST_SKIP() << "a CUDA device is present: " << ot_device_name(d.ptr);
-  std::cout << "cuda:0 -> " << ot_status_code_name(r.code) << ": "
-            << r.message << "\n";
+  std::cout << "cuda:0 -> " << ot_status_code_name(r.code) << ": " << r.message
+            << "\n";
   EXPECT_TRUE(r.code == OT_STATUS_UNAVAILABLE || r.code == OT_STATUS_NOT_FOUND)
       << r.message;
   EXPECT_NE(r.message.find("cuda:0"), std::string::npos) << r.message;
@@ -74,8 +74,8 @@ TEST(Device, AutoPicksSomething) {
             << ot_device_name(d.ptr) << ")\n";
   std::string id = ot_device_id(d.ptr);
   EXPECT_TRUE(id.rfind("cuda:", 0) == 0 || id.rfind("vulkan:", 0) == 0) << id;
-  EXPECT_EQ(ot_device_backend(d.ptr), id[0] == 'c' ? OT_BACKEND_CUDA
-                                                   : OT_BACKEND_VULKAN);
+  EXPECT_EQ(ot_device_backend(d.ptr),
+            id[0] == 'c' ? OT_BACKEND_CUDA : OT_BACKEND_VULKAN);
 }
 
 TEST(Device, Lavapipe) {

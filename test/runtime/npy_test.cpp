@@ -13,15 +13,14 @@ namespace {
 
 /// A .npy file as numpy writes it: magic, version, padded dict, data.
 std::vector<uint8_t> npyBytes(const std::string &dict,
-                              const std::vector<uint8_t> &data,
-                              int major = 1) {
+                              const std::vector<uint8_t> &data, int major = 1) {
   std::string header = dict;
   size_t preamble = major == 1 ? 10 : 12;
   while ((preamble + header.size() + 1) % 64)
     header.push_back(' ');
   header.push_back('\n');
-  std::vector<uint8_t> out = {0x93, 'N', 'U', 'M', 'P', 'Y',
-                              static_cast<uint8_t>(major), 0};
+  std::vector<uint8_t> out = {
+      0x93, 'N', 'U', 'M', 'P', 'Y', static_cast<uint8_t>(major), 0};
   for (size_t i = 0; i < preamble - 8; ++i)
     out.push_back(static_cast<uint8_t>(header.size() >> (8 * i)));
   out.insert(out.end(), header.begin(), header.end());
@@ -42,8 +41,8 @@ TEST(Npy, RoundTripEveryDType) {
   const DType all[] = {DType::F32, DType::F64, DType::F16, DType::I8,
                        DType::I16, DType::I32, DType::I64, DType::U8,
                        DType::U16, DType::U32, DType::U64, DType::Bool};
-  const std::vector<std::vector<int64_t>> shapes = {{}, {5}, {2, 3}, {0, 4},
-                                                    {1, 2, 1, 3}};
+  const std::vector<std::vector<int64_t>> shapes = {
+      {}, {5}, {2, 3}, {0, 4}, {1, 2, 1, 3}};
   for (DType t : all)
     for (const auto &shape : shapes) {
       size_t count = 1;
@@ -54,8 +53,8 @@ TEST(Npy, RoundTripEveryDType) {
         data[i] = static_cast<uint8_t>(t == DType::Bool ? i % 2 : i * 7 + 1);
       std::vector<uint8_t> bytes;
       std::string error;
-      ASSERT_TRUE(serializeNpy(t, shape, data.data(), data.size(), bytes,
-                               error))
+      ASSERT_TRUE(
+          serializeNpy(t, shape, data.data(), data.size(), bytes, error))
           << error;
       EXPECT_EQ((bytes.size() - data.size()) % 64, 0u)
           << "data should start 64-byte aligned";
@@ -104,8 +103,8 @@ TEST(Npy, ReadsNumpyStyleHeaders) {
   ASSERT_TRUE(parseNpy(v2.data(), v2.size(), arr, error)) << error;
   EXPECT_EQ(arr.dtype, DType::F64);
 
-  auto boolScalar = npyBytes(
-      "{'descr': '|b1', 'fortran_order': False, 'shape': (), }", {1});
+  auto boolScalar =
+      npyBytes("{'descr': '|b1', 'fortran_order': False, 'shape': (), }", {1});
   ASSERT_TRUE(parseNpy(boolScalar.data(), boolScalar.size(), arr, error))
       << error;
   EXPECT_EQ(arr.dtype, DType::Bool);
@@ -167,7 +166,7 @@ TEST(Npy, WriteRejectsBFloat16AndSizeMismatch) {
   EXPECT_NE(error.find("bfloat16"), std::string::npos) << error;
   EXPECT_FALSE(serializeNpy(DType::F32, {2}, &x, 2, out, error));
   EXPECT_NE(error.find("do not match"), std::string::npos) << error;
-  EXPECT_FALSE(writeNpy("/nonexistent/dir/x.npy", DType::U16, {1}, &x, 2,
-                        error));
+  EXPECT_FALSE(
+      writeNpy("/nonexistent/dir/x.npy", DType::U16, {1}, &x, 2, error));
   EXPECT_NE(error.find("/nonexistent/dir/x.npy"), std::string::npos) << error;
 }

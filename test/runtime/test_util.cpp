@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 
@@ -16,6 +17,22 @@ StatusResult take(ot_status status) {
   return r;
 }
 
+namespace {
+/// Removes the tests' temporary directories when the process exits, unless
+/// ONNX_TOSA_KEEP_TEST_FILES is set (to inspect them after a failure).
+struct TempDirRegistry {
+  std::vector<std::string> dirs;
+  ~TempDirRegistry() {
+    if (std::getenv("ONNX_TOSA_KEEP_TEST_FILES"))
+      return;
+    std::error_code ec;
+    for (const std::string &d : dirs)
+      std::filesystem::remove_all(d, ec);
+  }
+};
+TempDirRegistry tempDirs;
+} // namespace
+
 std::string makeTempDir() {
   const char *base = std::getenv("TMPDIR");
   std::string tmpl = std::string(base && *base ? base : "/tmp") +
@@ -24,6 +41,8 @@ std::string makeTempDir() {
   buf.push_back('\0');
   if (!mkdtemp(buf.data()))
     ADD_FAILURE() << "mkdtemp failed for " << tmpl;
+  else
+    tempDirs.dirs.push_back(buf.data());
   return buf.data();
 }
 
@@ -91,9 +110,8 @@ Artifact makeAddSquareArtifact(Target target, std::vector<uint8_t> module,
 
 ot_host_tensor floatTensor(const char *name, std::vector<float> &data,
                            const std::vector<int64_t> &shape) {
-  return {name,          0,           OT_DTYPE_FLOAT32,
-          shape.size(),  shape.data(), data.data(),
-          data.size() * sizeof(float)};
+  return {name,         0,           OT_DTYPE_FLOAT32,           shape.size(),
+          shape.data(), data.data(), data.size() * sizeof(float)};
 }
 
 } // namespace onnx_tosa::test

@@ -102,7 +102,8 @@ uint16_t floatToHalf(float f) {
   if (a >= 0x477ff000) // rounds past the largest half (65504)
     return sign | 0x7c00;
   if (a < 0x38800000) // below the smallest normal half: scale and round
-    return sign | static_cast<uint16_t>(std::nearbyint(bitsFloat(a) * 16777216.0f));
+    return sign |
+           static_cast<uint16_t>(std::nearbyint(bitsFloat(a) * 16777216.0f));
   uint32_t h = ((((a >> 23) - 112) << 10) | ((a & 0x7fffff) >> 13));
   uint32_t rest = a & 0x1fff; // round to nearest, ties to even
   if (rest > 0x1000 || (rest == 0x1000 && (h & 1)))
@@ -110,7 +111,9 @@ uint16_t floatToHalf(float f) {
   return sign | static_cast<uint16_t>(h);
 }
 
-float bf16ToFloat(uint16_t b) { return bitsFloat(static_cast<uint32_t>(b) << 16); }
+float bf16ToFloat(uint16_t b) {
+  return bitsFloat(static_cast<uint32_t>(b) << 16);
+}
 
 uint16_t floatToBf16(float f) {
   uint32_t x = floatBits(f);

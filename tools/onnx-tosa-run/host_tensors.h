@@ -1,4 +1,5 @@
-//===- host_tensors.h - Host-side tensor helpers for onnx-tosa-run -*- C++ -*-===//
+//===- host_tensors.h - Host-side tensor helpers for onnx-tosa-run -*- C++
+//-*-===//
 //
 // Small pieces of the CLI that do not touch the runtime: half-precision
 // conversion, printing a few values, seeded random inputs and turning tensor

@@ -140,7 +140,8 @@ std::string listInputs(const std::vector<TensorInfo> &inputs) {
 
 /// Reads an input's .npy file and checks it against the model, converting
 /// float32 data for a bfloat16 input.
-std::vector<uint8_t> loadInput(const TensorInfo &info, const std::string &file) {
+std::vector<uint8_t> loadInput(const TensorInfo &info,
+                               const std::string &file) {
   NpyArray arr;
   std::string error;
   if (!readNpy(file, arr, error))
@@ -202,8 +203,8 @@ int runTool(const Options &o) {
   for (const auto &[name, file] : o.inputs) {
     auto it = inputIndex.find(name);
     if (it == inputIndex.end())
-      fail("unknown input '" + name + "'; the model's inputs are: " +
-           listInputs(inputs));
+      fail("unknown input '" + name +
+           "'; the model's inputs are: " + listInputs(inputs));
     if (given[it->second])
       fail("input '" + name + "' is given more than once");
     inputData[it->second] = loadInput(inputs[it->second], file);
@@ -237,14 +238,14 @@ int runTool(const Options &o) {
       continue;
     inputData[i].resize(inputs[i].byteSize);
     fillRandom(inputs[i].dtype, o.seed, i, inputData[i]);
-    fs::path file = dir / ("input_" + sanitizeFileName(inputs[i].name) + ".npy");
+    fs::path file =
+        dir / ("input_" + sanitizeFileName(inputs[i].name) + ".npy");
     saveTensor(inputs[i], inputData[i], file);
     if (!o.quiet)
-      std::printf("random input %s: %s %s seed %llu -> %s\n",
-                  inputs[i].name.c_str(), ot_dtype_name(inputs[i].dtype),
-                  shapeString(inputs[i].shape).c_str(),
-                  static_cast<unsigned long long>(o.seed),
-                  file.string().c_str());
+      std::printf(
+          "random input %s: %s %s seed %llu -> %s\n", inputs[i].name.c_str(),
+          ot_dtype_name(inputs[i].dtype), shapeString(inputs[i].shape).c_str(),
+          static_cast<unsigned long long>(o.seed), file.string().c_str());
   }
 
   std::vector<TensorRef> refs;
@@ -259,10 +260,10 @@ int runTool(const Options &o) {
     fs::path file = dir / (fileNames[i] + ".npy");
     saveTensor(t.info, t.data, file);
     if (!o.quiet)
-      std::printf("output %s: %s %s = %s -> %s\n", t.info.name.c_str(),
-                  ot_dtype_name(t.info.dtype), shapeString(t.info.shape).c_str(),
-                  formatValues(t.info.dtype, t.data, 8).c_str(),
-                  file.string().c_str());
+      std::printf(
+          "output %s: %s %s = %s -> %s\n", t.info.name.c_str(),
+          ot_dtype_name(t.info.dtype), shapeString(t.info.shape).c_str(),
+          formatValues(t.info.dtype, t.data, 8).c_str(), file.string().c_str());
   }
   return 0;
 }
@@ -284,9 +285,11 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "onnx-tosa-run: error: %s\n",
                  oneLine(e.message).c_str());
   } catch (const RuntimeError &e) {
-    std::fprintf(stderr, "onnx-tosa-run: error: %s\n", oneLine(e.what()).c_str());
+    std::fprintf(stderr, "onnx-tosa-run: error: %s\n",
+                 oneLine(e.what()).c_str());
   } catch (const std::exception &e) {
-    std::fprintf(stderr, "onnx-tosa-run: error: %s\n", oneLine(e.what()).c_str());
+    std::fprintf(stderr, "onnx-tosa-run: error: %s\n",
+                 oneLine(e.what()).c_str());
   }
   return 1;
 }

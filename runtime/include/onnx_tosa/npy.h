@@ -30,8 +30,8 @@ bool readNpy(const std::string &path, NpyArray &out, std::string &error);
 /// Fails for a dtype numpy cannot store (bfloat16) or when `dataBytes` does
 /// not match the shape.
 bool serializeNpy(DType dtype, const std::vector<int64_t> &shape,
-                  const void *data, size_t dataBytes,
-                  std::vector<uint8_t> &out, std::string &error);
+                  const void *data, size_t dataBytes, std::vector<uint8_t> &out,
+                  std::string &error);
 bool writeNpy(const std::string &path, DType dtype,
               const std::vector<int64_t> &shape, const void *data,
               size_t dataBytes, std::string &error);

@@ -174,10 +174,10 @@ private:
     for (size_t i = 0; i < count; ++i) {
       ot_tensor_info info;
       detail::check(fn(get(), i, &info));
-      result.push_back({info.name, info.dtype,
-                        std::vector<int64_t>(info.shape,
-                                             info.shape + info.rank),
-                        info.byte_size});
+      result.push_back(
+          {info.name, info.dtype,
+           std::vector<int64_t>(info.shape, info.shape + info.rank),
+           info.byte_size});
     }
     return result;
   }

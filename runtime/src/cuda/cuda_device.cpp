@@ -60,7 +60,8 @@ class CudaDevice final : public Device {
 public:
   CudaDevice(const DriverApi &api, int ordinal, CUdevice dev, CUcontext ctx,
              std::string name)
-      : api(api), dev(dev), ctx(ctx), deviceId("cuda:" + std::to_string(ordinal)),
+      : api(api), dev(dev), ctx(ctx),
+        deviceId("cuda:" + std::to_string(ordinal)),
         deviceName(std::move(name)) {}
   ~CudaDevice() override { api.cuDevicePrimaryCtxRelease(dev); }
 
@@ -68,8 +69,7 @@ public:
   const std::string &id() const override { return deviceId; }
   const std::string &name() const override { return deviceName; }
 
-  Status allocate(uint64_t bytes,
-                  std::unique_ptr<DeviceBuffer> &out) override {
+  Status allocate(uint64_t bytes, std::unique_ptr<DeviceBuffer> &out) override {
     OT_RETURN_IF_ERROR(makeCurrent());
     CUdeviceptr ptr = 0;
     // A zero-byte allocation is an error in CUDA; empty tensors still need a
@@ -141,9 +141,8 @@ Status CudaDevice::loadModule(const Module &module,
   std::string errorLog(16384, '\0');
   CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER,
                             CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-  void *values[] = {&errorLog[0],
-                    reinterpret_cast<void *>(
-                        static_cast<uintptr_t>(errorLog.size()))};
+  void *values[] = {&errorLog[0], reinterpret_cast<void *>(
+                                      static_cast<uintptr_t>(errorLog.size()))};
   CUmodule mod = nullptr;
   CUresult r = api.cuModuleLoadDataEx(&mod, ptx.data(), 2, options, values);
   if (r != CUDA_SUCCESS) {

@@ -46,8 +46,7 @@ LoadResult load() {
   resolve(lib, "cuDeviceGetCount", a.cuDeviceGetCount, missing);
   resolve(lib, "cuDeviceGet", a.cuDeviceGet, missing);
   resolve(lib, "cuDeviceGetName", a.cuDeviceGetName, missing);
-  resolve(lib, "cuDevicePrimaryCtxRetain", a.cuDevicePrimaryCtxRetain,
-          missing);
+  resolve(lib, "cuDevicePrimaryCtxRetain", a.cuDevicePrimaryCtxRetain, missing);
   resolve(lib, "cuDevicePrimaryCtxRelease_v2", a.cuDevicePrimaryCtxRelease,
           missing);
   resolve(lib, "cuCtxSetCurrent", a.cuCtxSetCurrent, missing);

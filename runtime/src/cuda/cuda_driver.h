@@ -60,9 +60,9 @@ struct DriverApi {
   CUresult (*cuModuleGetFunction)(CUfunction *fn, CUmodule module,
                                   const char *name);
   CUresult (*cuLaunchKernel)(CUfunction fn, unsigned gx, unsigned gy,
-                             unsigned gz, unsigned bx, unsigned by,
-                             unsigned bz, unsigned sharedBytes,
-                             CUstream stream, void **params, void **extra);
+                             unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                             unsigned sharedBytes, CUstream stream,
+                             void **params, void **extra);
   CUresult (*cuGetErrorString)(CUresult error, const char **str);
   CUresult (*cuGetErrorName)(CUresult error, const char **str);
 };

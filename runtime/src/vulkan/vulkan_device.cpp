@@ -73,10 +73,18 @@ VulkanDevice::~VulkanDevice() {
 
 Status VulkanDevice::allocate(uint64_t bytes,
                               std::unique_ptr<DeviceBuffer> &out) {
+  std::string what =
+      "allocating " + std::to_string(bytes) + " bytes on " + deviceId;
+  // Asking a driver for more than it supports is undefined, not an error.
+  if (bytes > maxAllocationSize)
+    return resourceExhausted("the device's largest allocation is " +
+                             std::to_string(maxAllocationSize) + " bytes")
+        .withContext(what);
   auto buf = std::make_unique<VulkanBuffer>(device, bytes);
   // Vulkan forbids zero-sized buffers, and storage buffer ranges are used in
   // 4-byte words, so round up.
-  VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+  auto info =
+      vkStruct<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
   info.size = bytes < 4 ? 4 : (bytes + 3) & ~uint64_t(3);
   // Transfer usage lets a later staging path copy into these buffers.
   info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
@@ -101,11 +109,13 @@ Status VulkanDevice::allocate(uint64_t bytes,
   bool anyType = false;
   for (VkMemoryPropertyFlags want : kPrefs) {
     for (uint32_t t = 0; t < memoryProperties.memoryTypeCount; ++t) {
-      VkMemoryPropertyFlags have = memoryProperties.memoryTypes[t].propertyFlags;
+      VkMemoryPropertyFlags have =
+          memoryProperties.memoryTypes[t].propertyFlags;
       if (!(req.memoryTypeBits & (1u << t)) || (have & want) != want)
         continue;
       anyType = true;
-      VkMemoryAllocateInfo alloc{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+      auto alloc = vkStruct<VkMemoryAllocateInfo>(
+          VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
       alloc.allocationSize = req.size;
       alloc.memoryTypeIndex = t;
       last = vkAllocateMemory(device, &alloc, nullptr, &buf->memory);
@@ -116,8 +126,6 @@ Status VulkanDevice::allocate(uint64_t bytes,
     if (buf->memory)
       break;
   }
-  std::string what = "allocating " + std::to_string(bytes) + " bytes on " +
-                     deviceId;
   if (!anyType)
     return internalError("the device has no host-visible coherent memory "
                          "type usable for storage buffers")
@@ -192,7 +200,7 @@ bool findComputeQueue(VkPhysicalDevice pd, uint32_t &family) {
   return false;
 }
 
-Status createInstance(VkInstance &instance) {
+Status createInstance(VkInstance &instance, uint32_t &apiVersion) {
   uint32_t loaderVersion = VK_API_VERSION_1_0;
   // vkEnumerateInstanceVersion only exists in 1.1+ loaders.
   auto enumerateVersion = reinterpret_cast<PFN_vkEnumerateInstanceVersion>(
@@ -202,12 +210,14 @@ Status createInstance(VkInstance &instance) {
   if (loaderVersion < VK_API_VERSION_1_1)
     return unavailable("the Vulkan loader supports only Vulkan 1.0; "
                        "Vulkan 1.1 or newer is required");
-  VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+  auto app = vkStruct<VkApplicationInfo>(VK_STRUCTURE_TYPE_APPLICATION_INFO);
   app.pApplicationName = "onnx-tosa";
   app.pEngineName = "onnx-tosa-runtime";
-  app.apiVersion =
-      loaderVersion < VK_API_VERSION_1_2 ? VK_API_VERSION_1_1 : VK_API_VERSION_1_2;
-  VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+  app.apiVersion = apiVersion = loaderVersion < VK_API_VERSION_1_2
+                                    ? VK_API_VERSION_1_1
+                                    : VK_API_VERSION_1_2;
+  auto info =
+      vkStruct<VkInstanceCreateInfo>(VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO);
   info.pApplicationInfo = &app;
   VkResult r = vkCreateInstance(&info, nullptr, &instance);
   if (r == VK_ERROR_INCOMPATIBLE_DRIVER)
@@ -254,8 +264,8 @@ Status selectPhysical(VkInstance instance, const VulkanSelector &sel,
       if (isLavapipe(props[i]))
         best = static_cast<int>(i);
     if (best < 0)
-      return notFound("no lavapipe (Mesa CPU) Vulkan device found (devices: " +
-                      all + ")");
+      return notFound(
+          "no lavapipe (Mesa CPU) Vulkan device found (devices: " + all + ")");
     break;
   case VulkanSelector::Kind::PreferGpu:
     for (uint32_t i = 0; i < n; ++i) {
@@ -266,8 +276,8 @@ Status selectPhysical(VkInstance instance, const VulkanSelector &sel,
         best = static_cast<int>(i);
     }
     if (best < 0)
-      return unavailable("no Vulkan device has a compute queue (devices: " +
-                         all + ")");
+      return unavailable(
+          "no Vulkan device has a compute queue (devices: " + all + ")");
     break;
   }
   if (props[best].apiVersion < VK_API_VERSION_1_1)
@@ -283,14 +293,16 @@ Status selectPhysical(VkInstance instance, const VulkanSelector &sel,
 /// device supports; unsupported ones are simply left off, and a shader that
 /// needs them will fail at pipeline creation with a driver error.
 Status createLogicalDevice(VulkanDevice &d) {
-  bool v12 = d.properties.apiVersion >= VK_API_VERSION_1_2;
-  VkPhysicalDeviceVulkan11Features f11{
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
-  VkPhysicalDeviceVulkan12Features f12{
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
-  VkPhysicalDevice16BitStorageFeatures f16{
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
-  VkPhysicalDeviceFeatures2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  bool v12 = d.properties.apiVersion >= VK_API_VERSION_1_2 &&
+             d.instanceApiVersion >= VK_API_VERSION_1_2;
+  auto f11 = vkStruct<VkPhysicalDeviceVulkan11Features>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES);
+  auto f12 = vkStruct<VkPhysicalDeviceVulkan12Features>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
+  auto f16 = vkStruct<VkPhysicalDevice16BitStorageFeatures>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES);
+  auto query = vkStruct<VkPhysicalDeviceFeatures2>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
   // The Vulkan11/12 feature structs may only be chained on 1.2 devices.
   if (v12) {
     query.pNext = &f11;
@@ -300,16 +312,17 @@ Status createLogicalDevice(VulkanDevice &d) {
   }
   vkGetPhysicalDeviceFeatures2(d.physical, &query);
 
-  VkPhysicalDeviceFeatures2 enable{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2};
+  auto enable = vkStruct<VkPhysicalDeviceFeatures2>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2);
   enable.features.shaderInt64 = query.features.shaderInt64;
   enable.features.shaderFloat64 = query.features.shaderFloat64;
   enable.features.shaderInt16 = query.features.shaderInt16;
-  VkPhysicalDeviceVulkan11Features e11{
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
-  VkPhysicalDeviceVulkan12Features e12{
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES};
-  VkPhysicalDevice16BitStorageFeatures e16{
-      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES};
+  auto e11 = vkStruct<VkPhysicalDeviceVulkan11Features>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES);
+  auto e12 = vkStruct<VkPhysicalDeviceVulkan12Features>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES);
+  auto e16 = vkStruct<VkPhysicalDevice16BitStorageFeatures>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_16BIT_STORAGE_FEATURES);
   if (v12) {
     e11.storageBuffer16BitAccess = f11.storageBuffer16BitAccess;
     e12.storageBuffer8BitAccess = f12.storageBuffer8BitAccess;
@@ -324,11 +337,13 @@ Status createLogicalDevice(VulkanDevice &d) {
   }
 
   float priority = 1.0f;
-  VkDeviceQueueCreateInfo queueInfo{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+  auto queueInfo = vkStruct<VkDeviceQueueCreateInfo>(
+      VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
   queueInfo.queueFamilyIndex = d.queueFamily;
   queueInfo.queueCount = 1;
   queueInfo.pQueuePriorities = &priority;
-  VkDeviceCreateInfo info{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+  auto info =
+      vkStruct<VkDeviceCreateInfo>(VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO);
   info.pNext = &enable;
   info.queueCreateInfoCount = 1;
   info.pQueueCreateInfos = &queueInfo;
@@ -344,10 +359,17 @@ Status openVulkanDevice(const VulkanSelector &selector,
                         std::shared_ptr<Device> &out) {
   using namespace vk;
   auto d = std::make_shared<VulkanDevice>();
-  OT_RETURN_IF_ERROR(createInstance(d->instance));
+  OT_RETURN_IF_ERROR(createInstance(d->instance, d->instanceApiVersion));
   uint32_t index = 0;
   OT_RETURN_IF_ERROR(selectPhysical(d->instance, selector, d->physical, index));
-  vkGetPhysicalDeviceProperties(d->physical, &d->properties);
+  auto maintenance3 = vkStruct<VkPhysicalDeviceMaintenance3Properties>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES);
+  auto props2 = vkStruct<VkPhysicalDeviceProperties2>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
+  props2.pNext = &maintenance3;
+  vkGetPhysicalDeviceProperties2(d->physical, &props2);
+  d->properties = props2.properties;
+  d->maxAllocationSize = maintenance3.maxMemoryAllocationSize;
   vkGetPhysicalDeviceMemoryProperties(d->physical, &d->memoryProperties);
   d->deviceId = "vulkan:" + std::to_string(index);
   d->deviceName = d->properties.deviceName;

@@ -31,12 +31,20 @@ Status vkError(const char *call, VkResult r);
   do {                                                                         \
     VkResult otVkResult_ = call(__VA_ARGS__);                                  \
     if (otVkResult_ != VK_SUCCESS)                                             \
-      return ::onnx_tosa::rt::vk::vkError(#call, otVkResult_);                                 \
+      return ::onnx_tosa::rt::vk::vkError(#call, otVkResult_);                 \
   } while (false)
+
+/// A zeroed Vulkan struct with its sType set.
+template <typename T> T vkStruct(VkStructureType type) {
+  T value{};
+  value.sType = type;
+  return value;
+}
 
 class VulkanBuffer final : public DeviceBuffer {
 public:
-  VulkanBuffer(VkDevice device, uint64_t size) : DeviceBuffer(size), device(device) {}
+  VulkanBuffer(VkDevice device, uint64_t size)
+      : DeviceBuffer(size), device(device) {}
   ~VulkanBuffer() override;
 
   VkDevice device;
@@ -105,6 +113,10 @@ public:
   uint32_t queueFamily = 0;
   VkPhysicalDeviceProperties properties{};
   VkPhysicalDeviceMemoryProperties memoryProperties{};
+  /// Largest single allocation the driver promises to support.
+  VkDeviceSize maxAllocationSize = 0;
+  /// The API version the instance was created for (caps what may be used).
+  uint32_t instanceApiVersion = 0;
   std::string deviceId;
   std::string deviceName;
 

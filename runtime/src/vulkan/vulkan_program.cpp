@@ -21,11 +21,11 @@ constexpr uint32_t kExecutionModelGLCompute = 5;
 /// and collects the names of its GLCompute entry points.
 Status scanSpirv(const std::vector<uint32_t> &w,
                  std::vector<std::string> &entryPoints) {
-  if (w.size() < 5)
-    return invalidArgument("SPIR-V module is shorter than its 5-word header");
-  if (w[0] != kSpirvMagic)
+  if (w.empty() || w[0] != kSpirvMagic)
     return invalidArgument("not a SPIR-V module (bad magic number; a "
                            "big-endian module is not supported)");
+  if (w.size() < 5)
+    return invalidArgument("SPIR-V module is shorter than its 5-word header");
   for (size_t i = 5; i < w.size();) {
     uint32_t opcode = w[i] & 0xffff;
     uint32_t wordCount = w[i] >> 16;
@@ -89,7 +89,8 @@ Status VulkanDevice::loadModule(const Module &module,
   mod->name = module.name;
   OT_RETURN_IF_ERROR(scanSpirv(words, mod->entryPoints).withContext(what));
 
-  VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+  auto info = vkStruct<VkShaderModuleCreateInfo>(
+      VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);
   info.codeSize = module.binary.size();
   info.pCode = words.data();
   VkResult r = vkCreateShaderModule(device, &info, nullptr, &mod->shader);
@@ -109,15 +110,15 @@ Status VulkanDevice::buildLayouts(VulkanSequence &seq, size_t numArgs) {
     bindings[i].descriptorCount = 1;
     bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
   }
-  VkDescriptorSetLayoutCreateInfo setInfo{
-      VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+  auto setInfo = vkStruct<VkDescriptorSetLayoutCreateInfo>(
+      VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO);
   setInfo.bindingCount = static_cast<uint32_t>(numArgs);
   setInfo.pBindings = bindings.data();
   VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
   OT_VK_CALL(vkCreateDescriptorSetLayout, device, &setInfo, nullptr,
              &setLayout);
-  VkPipelineLayoutCreateInfo layoutInfo{
-      VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+  auto layoutInfo = vkStruct<VkPipelineLayoutCreateInfo>(
+      VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO);
   layoutInfo.setLayoutCount = 1;
   layoutInfo.pSetLayouts = &setLayout;
   VkPipelineLayout layout = VK_NULL_HANDLE;
@@ -145,8 +146,8 @@ Status VulkanDevice::buildPipeline(VulkanSequence &seq,
                     "' (it has: " + joinNames(mod->entryPoints) + ")");
   OT_RETURN_IF_ERROR(buildLayouts(seq, spec.args.size()));
 
-  VkComputePipelineCreateInfo info{
-      VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+  auto info = vkStruct<VkComputePipelineCreateInfo>(
+      VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO);
   info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
   info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
   info.stage.module = mod->shader;
@@ -192,26 +193,27 @@ Status VulkanDevice::prepare(const std::vector<LaunchSpec> &launches,
   // One descriptor set per launch that takes arguments.
   VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER,
                                 totalArgs ? totalArgs : 1};
-  VkDescriptorPoolCreateInfo poolInfo{
-      VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+  auto poolInfo = vkStruct<VkDescriptorPoolCreateInfo>(
+      VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO);
   poolInfo.maxSets = setsNeeded ? setsNeeded : 1;
   poolInfo.poolSizeCount = 1;
   poolInfo.pPoolSizes = &poolSize;
   OT_VK_CALL(vkCreateDescriptorPool, device, &poolInfo, nullptr,
              &seq->descriptorPool);
 
-  VkCommandPoolCreateInfo cmdPoolInfo{
-      VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  auto cmdPoolInfo = vkStruct<VkCommandPoolCreateInfo>(
+      VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
   cmdPoolInfo.queueFamilyIndex = queueFamily;
   OT_VK_CALL(vkCreateCommandPool, device, &cmdPoolInfo, nullptr,
              &seq->commandPool);
-  VkCommandBufferAllocateInfo cmdInfo{
-      VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+  auto cmdInfo = vkStruct<VkCommandBufferAllocateInfo>(
+      VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
   cmdInfo.commandPool = seq->commandPool;
   cmdInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
   cmdInfo.commandBufferCount = 1;
   OT_VK_CALL(vkAllocateCommandBuffers, device, &cmdInfo, &seq->commands);
-  VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+  auto fenceInfo =
+      vkStruct<VkFenceCreateInfo>(VK_STRUCTURE_TYPE_FENCE_CREATE_INFO);
   OT_VK_CALL(vkCreateFence, device, &fenceInfo, nullptr, &seq->fence);
 
   OT_RETURN_IF_ERROR(record(*seq, launches));
@@ -221,13 +223,15 @@ Status VulkanDevice::prepare(const std::vector<LaunchSpec> &launches,
 
 Status VulkanDevice::record(VulkanSequence &seq,
                             const std::vector<LaunchSpec> &launches) {
-  VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+  auto begin = vkStruct<VkCommandBufferBeginInfo>(
+      VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
   OT_VK_CALL(vkBeginCommandBuffer, seq.commands, &begin);
 
   // Each dispatch may read what the previous ones wrote. A global memory
   // barrier is the simplest correct choice; per-buffer dependency tracking
   // would only let independent dispatches overlap.
-  VkMemoryBarrier computeToCompute{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  auto computeToCompute =
+      vkStruct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
   computeToCompute.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
   computeToCompute.dstAccessMask =
       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
@@ -243,8 +247,8 @@ Status VulkanDevice::record(VulkanSequence &seq,
     vkCmdBindPipeline(seq.commands, VK_PIPELINE_BIND_POINT_COMPUTE,
                       seq.pipelines[key]);
     if (!spec.args.empty()) {
-      VkDescriptorSetAllocateInfo alloc{
-          VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+      auto alloc = vkStruct<VkDescriptorSetAllocateInfo>(
+          VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO);
       alloc.descriptorPool = seq.descriptorPool;
       alloc.descriptorSetCount = 1;
       alloc.pSetLayouts = &layouts.first;
@@ -272,12 +276,12 @@ Status VulkanDevice::record(VulkanSequence &seq,
   }
 
   // Make the results visible to host reads of the mapped memory.
-  VkMemoryBarrier toHost{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+  auto toHost = vkStruct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
   toHost.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
   toHost.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
   vkCmdPipelineBarrier(seq.commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                       VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &toHost, 0, nullptr,
-                       0, nullptr);
+                       VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &toHost, 0, nullptr, 0,
+                       nullptr);
   OT_VK_CALL(vkEndCommandBuffer, seq.commands);
   return okStatus();
 }
@@ -287,7 +291,7 @@ Status VulkanDevice::submit(LaunchSequence &sequence) {
   if (seq.pending)
     OT_RETURN_IF_ERROR(wait(seq));
   OT_VK_CALL(vkResetFences, device, 1, &seq.fence);
-  VkSubmitInfo info{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+  auto info = vkStruct<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
   info.commandBufferCount = 1;
   info.pCommandBuffers = &seq.commands;
   std::lock_guard<std::mutex> lock(queueMutex);

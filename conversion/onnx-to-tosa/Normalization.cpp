@@ -1,0 +1,212 @@
+//===- Normalization.cpp - BatchNorm, LayerNorm, InstanceNorm, LRN, Softmax ===//
+#include "conversion/onnx-to-tosa/NodeContext.h"
+
+#include <cmath>
+
+using namespace mlir;
+
+namespace onnx_tosa {
+namespace {
+
+/// [C] -> [1, C, 1, ...] so that it broadcasts over an NC... tensor.
+Value perChannel(TosaBuilder &t, Value v, int64_t rank) {
+  Shape shape(rank, 1);
+  shape[1] = t.shapeOf(v)[0];
+  return t.reshape(v, shape);
+}
+
+/// BatchNormalization in inference mode:
+///   y = (x - mean) / sqrt(var + epsilon) * scale + B.
+/// With constant parameters (the usual case) this folds at compile time into
+/// y = x * m + o with m = scale / sqrt(var + epsilon), o = B - mean * m.
+LegalizeResult batchNorm(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(5)) ||
+      failed(ctx.requireElementType(0, Elt::Float)) ||
+      failed(ctx.requireSameElementType(0, 5)))
+    return failure();
+  if (ctx.getInt("training_mode", 0))
+    return ctx.fail("training_mode=1 is not supported");
+  if (ctx.getOpset() < 9 && ctx.getInt("spatial", 1) == 0)
+    return ctx.fail("spatial=0 is not supported");
+  for (unsigned i = 1; i < ctx.numOutputs(); ++i)
+    if (ctx.outputUsed(i))
+      return ctx.fail("training outputs (running mean/variance) are not "
+                      "supported");
+  TosaBuilder &t = ctx.tosa;
+  Value x = ctx.input(0);
+  int64_t rank = t.rankOf(x);
+  if (rank < 2)
+    return ctx.fail("input must have rank at least 2");
+  int64_t c = t.shapeOf(x)[1];
+  for (unsigned i = 1; i < 5; ++i)
+    if (ctx.inputShape(i) != ArrayRef<int64_t>{c})
+      return ctx.fail("input " + Twine(i) + " must have shape [" + Twine(c) +
+                      "]");
+  double epsilon = ctx.getFloat("epsilon", 1e-5f);
+
+  auto scale = ctx.constantInput(1), bias = ctx.constantInput(2),
+       mean = ctx.constantInput(3), var = ctx.constantInput(4);
+  if (scale && bias && mean && var) {
+    SmallVector<double> s = toDoubles(*scale), b = toDoubles(*bias),
+                        m = toDoubles(*mean), v = toDoubles(*var);
+    SmallVector<double> mult(c), offset(c);
+    for (int64_t i = 0; i < c; ++i) {
+      mult[i] = s[i] / std::sqrt(v[i] + epsilon);
+      offset[i] = b[i] - m[i] * mult[i];
+    }
+    auto type = RankedTensorType::get({c}, t.elementTypeOf(x));
+    Value multV = perChannel(t, t.constant(fromDoubles(type, mult)), rank);
+    Value offsetV = perChannel(t, t.constant(fromDoubles(type, offset)), rank);
+    return Values{t.add(t.mul(x, multV), offsetV)};
+  }
+  Value varEps = t.add(ctx.input(4), t.scalarLike(ctx.input(4), epsilon));
+  Value mult = t.mul(ctx.input(1), t.unary<tosa::RsqrtOp>(varEps));
+  Value centered = t.sub(x, perChannel(t, ctx.input(3), rank));
+  return Values{t.add(t.mul(centered, perChannel(t, mult, rank)),
+                      perChannel(t, ctx.input(2), rank))};
+}
+
+/// Mean and 1/sqrt(variance + epsilon) over `axes` (kept as 1).
+std::pair<Value, Value> moments(TosaBuilder &t, Value x, ArrayRef<int64_t> axes,
+                                double epsilon) {
+  Value mean = t.reduceMean(x, axes);
+  Value centered = t.sub(x, mean);
+  Value var = t.reduceMean(t.mul(centered, centered), axes);
+  Value invStd =
+      t.unary<tosa::RsqrtOp>(t.add(var, t.scalarLike(var, epsilon)));
+  return {mean, invStd};
+}
+
+/// LayerNormalization over dimensions [axis, rank); optional outputs Mean
+/// and InvStdDev.
+LegalizeResult layerNorm(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(2)) ||
+      failed(ctx.requireElementType(0, Elt::Float)) ||
+      failed(ctx.requireSameElementType(0, 3)))
+    return failure();
+  TosaBuilder &t = ctx.tosa;
+  Value x = ctx.input(0);
+  int64_t rank = t.rankOf(x);
+  std::optional<int64_t> axis = normalizeAxis(ctx.getInt("axis", -1), rank);
+  if (!axis)
+    return ctx.fail("axis is out of range");
+  Shape axes;
+  for (int64_t d = *axis; d < rank; ++d)
+    axes.push_back(d);
+  for (unsigned i : {1u, 2u}) {
+    if (!ctx.hasInput(i))
+      continue;
+    std::optional<Shape> s = broadcastShapes(t.shapeOf(x), ctx.inputShape(i));
+    if (!s || ArrayRef<int64_t>(*s) != t.shapeOf(x))
+      return ctx.fail("input " + Twine(i) + " does not broadcast to X");
+  }
+  auto [mean, invStd] = moments(t, x, axes, ctx.getFloat("epsilon", 1e-5f));
+  Value y = t.mul(t.mul(t.sub(x, mean), invStd), ctx.input(1));
+  if (ctx.hasInput(2))
+    y = t.add(y, ctx.input(2));
+  return Values{y, mean, invStd};
+}
+
+/// InstanceNormalization: per (n, c), over the spatial dimensions.
+LegalizeResult instanceNorm(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(3)) ||
+      failed(ctx.requireElementType(0, Elt::Float)) ||
+      failed(ctx.requireSameElementType(0, 3)))
+    return failure();
+  TosaBuilder &t = ctx.tosa;
+  Value x = ctx.input(0);
+  int64_t rank = t.rankOf(x);
+  if (rank < 3)
+    return ctx.fail("input must have rank at least 3");
+  int64_t c = t.shapeOf(x)[1];
+  if (ctx.inputShape(1) != ArrayRef<int64_t>{c} ||
+      ctx.inputShape(2) != ArrayRef<int64_t>{c})
+    return ctx.fail("scale and B must have shape [" + Twine(c) + "]");
+  Shape axes;
+  for (int64_t d = 2; d < rank; ++d)
+    axes.push_back(d);
+  auto [mean, invStd] = moments(t, x, axes, ctx.getFloat("epsilon", 1e-5f));
+  Value normalized = t.mul(t.sub(x, mean), invStd);
+  return Values{t.add(t.mul(normalized, perChannel(t, ctx.input(1), rank)),
+                      perChannel(t, ctx.input(2), rank))};
+}
+
+/// LRN: y = x / (bias + alpha / size * square_sum) ^ beta, square_sum over
+/// channels [c - floor((size - 1) / 2), c + ceil((size - 1) / 2)].
+LegalizeResult lrn(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(1)) ||
+      failed(ctx.requireElementType(0, Elt::Float)))
+    return failure();
+  TosaBuilder &t = ctx.tosa;
+  Value x = ctx.input(0);
+  int64_t size = ctx.getInt("size", 0);
+  if (size < 1)
+    return ctx.fail("size must be positive");
+  if (t.rankOf(x) < 3)
+    return ctx.fail("input must have rank at least 3");
+  int64_t before = (size - 1) / 2, after = size - 1 - before;
+  Shape pads(2 * t.rankOf(x), 0);
+  pads[2] = before;
+  pads[3] = after;
+  Value squares = t.pad(t.mul(x, x), pads, 0.0);
+  int64_t c = t.shapeOf(x)[1];
+  Value sum = t.sliceAxis(squares, 1, 0, c);
+  for (int64_t i = 1; i < size; ++i)
+    sum = t.add(sum, t.sliceAxis(squares, 1, i, c));
+  double alpha = ctx.getFloat("alpha", 1e-4f), beta = ctx.getFloat("beta", 0.75f),
+         bias = ctx.getFloat("bias", 1.0f);
+  Value base = t.add(t.mul(sum, t.scalarLike(sum, alpha / size)),
+                     t.scalarLike(sum, bias));
+  return Values{t.mul(x, t.pow(base, t.scalarLike(base, -beta)))};
+}
+
+/// Softmax / LogSoftmax. Before opset 13 the input is coerced to 2-D at
+/// `axis` (default 1) and normalized over all dimensions from `axis` on; from
+/// 13 over the single dimension `axis` (default -1). Max-subtracted for
+/// stability.
+template <bool Log>
+LegalizeResult softmax(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(1)) ||
+      failed(ctx.requireElementType(0, Elt::Float)))
+    return failure();
+  TosaBuilder &t = ctx.tosa;
+  Value x = ctx.input(0);
+  ArrayRef<int64_t> shape = t.shapeOf(x);
+  int64_t rank = shape.size();
+  bool legacy = ctx.getOpset() < 13;
+  std::optional<int64_t> axis =
+      normalizeAxis(ctx.getInt("axis", legacy ? 1 : -1), rank);
+  if (rank == 0 || !axis)
+    return ctx.fail("axis is out of range for an input of rank " +
+                    Twine(rank));
+  Value in = x;
+  int64_t reduceAxis = *axis;
+  if (legacy) {
+    in = t.reshape(x, {product(shape.take_front(*axis)),
+                       product(shape.drop_front(*axis))});
+    reduceAxis = 1;
+  }
+  Value shifted = t.sub(in, t.reduceMax(in, {reduceAxis}));
+  Value exps = t.unary<tosa::ExpOp>(shifted);
+  Value sum = t.reduceSum(exps, {reduceAxis});
+  Value y = Log ? t.sub(shifted, t.unary<tosa::LogOp>(sum))
+                : t.mul(exps, t.unary<tosa::ReciprocalOp>(sum));
+  return Values{t.reshape(y, shape)};
+}
+
+const OpLegalization kNormalization[] = {
+    {"BatchNormalization", 6, batchNorm},
+    {"LayerNormalization", 17, layerNorm},
+    {"InstanceNormalization", 6, instanceNorm},
+    {"LRN", 1, lrn},
+    {"Softmax", 1, softmax</*Log=*/false>},
+    {"LogSoftmax", 1, softmax</*Log=*/true>},
+};
+
+} // namespace
+
+ArrayRef<OpLegalization> getNormalizationLegalizations() {
+  return kNormalization;
+}
+
+} // namespace onnx_tosa

@@ -1,0 +1,117 @@
+//===- Reduction.cpp - ReduceSum, ReduceMean, ReduceMax, ... --------------===//
+//
+// Every Reduce* op shares the axes/keepdims/noop_with_empty_axes handling
+// (axes an attribute until the op's version 13 (ReduceSum) or 18 (the rest),
+// a constant input after); each op is one row with the formula it reduces.
+// TOSA reduces one axis at a time and keeps it as size 1.
+//
+//===----------------------------------------------------------------------===//
+#include "conversion/onnx-to-tosa/NodeContext.h"
+
+using namespace mlir;
+
+namespace onnx_tosa {
+namespace {
+
+using Reducer = Value (*)(TosaBuilder &, Value, ArrayRef<int64_t>);
+
+Value sum(TosaBuilder &t, Value x, ArrayRef<int64_t> axes) {
+  return t.reduceSum(x, axes);
+}
+Value mean(TosaBuilder &t, Value x, ArrayRef<int64_t> axes) {
+  return t.reduceMean(x, axes);
+}
+Value max(TosaBuilder &t, Value x, ArrayRef<int64_t> axes) {
+  return t.reduceMax(x, axes);
+}
+Value min(TosaBuilder &t, Value x, ArrayRef<int64_t> axes) {
+  return t.reduce<tosa::ReduceMinOp>(x, axes);
+}
+Value prod(TosaBuilder &t, Value x, ArrayRef<int64_t> axes) {
+  return t.reduce<tosa::ReduceProductOp>(x, axes);
+}
+Value l1(TosaBuilder &t, Value x, ArrayRef<int64_t> axes) {
+  return t.reduceSum(t.unary<tosa::AbsOp>(x), axes);
+}
+Value sumSquare(TosaBuilder &t, Value x, ArrayRef<int64_t> axes) {
+  return t.reduceSum(t.mul(x, x), axes);
+}
+Value l2(TosaBuilder &t, Value x, ArrayRef<int64_t> axes) {
+  return t.sqrt(sumSquare(t, x, axes));
+}
+Value logSum(TosaBuilder &t, Value x, ArrayRef<int64_t> axes) {
+  return t.unary<tosa::LogOp>(t.reduceSum(x, axes));
+}
+/// log(sum(exp(x))) = m + log(sum(exp(x - m))), m = max(x).
+Value logSumExp(TosaBuilder &t, Value x, ArrayRef<int64_t> axes) {
+  Value m = t.reduceMax(x, axes);
+  Value s = t.reduceSum(t.unary<tosa::ExpOp>(t.sub(x, m)), axes);
+  return t.add(m, t.unary<tosa::LogOp>(s));
+}
+
+template <Reducer Reduce, int64_t AxesInputSince, Elt Kind = Elt::Float>
+LegalizeResult reduceOp(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(1)) ||
+      failed(ctx.requireElementType(0, Kind)))
+    return failure();
+  Value x = ctx.input(0);
+  int64_t rank = ctx.inputRank(0);
+  std::optional<Shape> given;
+  if (failed(ctx.readIntsAttrOrInput("axes", 1, AxesInputSince, given)))
+    return failure();
+  Shape axes = given ? *given : Shape();
+  if (axes.empty()) {
+    if (ctx.getOpset() >= AxesInputSince &&
+        ctx.getInt("noop_with_empty_axes", 0))
+      return Values{x};
+    for (int64_t d = 0; d < rank; ++d)
+      axes.push_back(d);
+  }
+  for (int64_t &axis : axes) {
+    std::optional<int64_t> a = normalizeAxis(axis, rank);
+    if (!a)
+      return ctx.fail("axis " + Twine(axis) + " is out of range");
+    axis = *a;
+  }
+  llvm::sort(axes);
+  axes.erase(std::unique(axes.begin(), axes.end()), axes.end());
+  if (rank == 0) // a scalar reduces to itself
+    return Values{ctx.tosa.reshape(
+        Reduce(ctx.tosa, ctx.tosa.reshape(x, {1}), {0}), {})};
+
+  Value y = Reduce(ctx.tosa, x, axes);
+  if (!ctx.getInt("keepdims", 1)) {
+    Shape kept;
+    for (int64_t d = 0; d < rank; ++d)
+      if (!llvm::is_contained(axes, d))
+        kept.push_back(ctx.inputShape(0)[d]);
+    y = ctx.tosa.reshape(y, kept);
+  }
+  return Values{y};
+}
+
+/// ArgMax/ArgMin return int64 indices, which TOSA 1.0 cannot hold.
+LegalizeResult argReduce(NodeContext &ctx) {
+  return ctx.fail("produces int64 indices, which TOSA 1.0 cannot represent");
+}
+
+const OpLegalization kReduction[] = {
+    {"ReduceSum", 1, reduceOp<sum, 13, Elt::Number>},
+    {"ReduceMean", 1, reduceOp<mean, 18>},
+    {"ReduceMax", 1, reduceOp<max, 18, Elt::Number>},
+    {"ReduceMin", 1, reduceOp<min, 18, Elt::Number>},
+    {"ReduceProd", 1, reduceOp<prod, 18, Elt::Number>},
+    {"ReduceL1", 1, reduceOp<l1, 18>},
+    {"ReduceL2", 1, reduceOp<l2, 18>},
+    {"ReduceSumSquare", 1, reduceOp<sumSquare, 18>},
+    {"ReduceLogSum", 1, reduceOp<logSum, 18>},
+    {"ReduceLogSumExp", 1, reduceOp<logSumExp, 18>},
+    {"ArgMax", 1, argReduce},
+    {"ArgMin", 1, argReduce},
+};
+
+} // namespace
+
+ArrayRef<OpLegalization> getReductionLegalizations() { return kReduction; }
+
+} // namespace onnx_tosa

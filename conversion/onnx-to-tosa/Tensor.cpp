@@ -1,0 +1,530 @@
+//===- Tensor.cpp - Reshape, Flatten, Squeeze, Transpose, Concat, Split... ===//
+//
+// Data movement. Shapes, axes and sizes that ONNX passes as int64 tensors
+// must be compile-time constants: they become TOSA attributes and shape
+// values, and nothing int64 is left at run time.
+//
+//===----------------------------------------------------------------------===//
+#include "conversion/onnx-to-tosa/NodeContext.h"
+
+using namespace mlir;
+
+namespace onnx_tosa {
+namespace {
+
+/// Normalizes every axis of `axes` against `rank`; fails on duplicates or
+/// out-of-range axes.
+LogicalResult normalizeAxes(NodeContext &ctx, Shape &axes, int64_t rank) {
+  for (int64_t &axis : axes) {
+    std::optional<int64_t> a = normalizeAxis(axis, rank);
+    if (!a)
+      return ctx.fail("axis " + Twine(axis) + " is out of range for rank " +
+                      Twine(rank));
+    axis = *a;
+  }
+  llvm::sort(axes);
+  if (std::adjacent_find(axes.begin(), axes.end()) != axes.end())
+    return ctx.fail("axes contain duplicates");
+  return success();
+}
+
+LogicalResult requireNonEmpty(NodeContext &ctx, ArrayRef<int64_t> shape) {
+  if (llvm::is_contained(shape, 0))
+    return ctx.fail("produces an empty tensor, which TOSA cannot represent");
+  return success();
+}
+
+/// Reshape: 0 copies the input dimension (unless allowzero = 1), -1 is
+/// inferred.
+LegalizeResult reshape(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(2)))
+    return failure();
+  Shape shape;
+  if (failed(ctx.requireConstantInts(1, "shape", shape)))
+    return failure();
+  ArrayRef<int64_t> in = ctx.inputShape(0);
+  bool allowZero = ctx.getInt("allowzero", 0);
+  int64_t inferred = -1, known = 1;
+  for (auto [i, d] : llvm::enumerate(shape)) {
+    if (d == 0 && !allowZero) {
+      if (i >= in.size())
+        return ctx.fail("shape copies dimension " + Twine(i) +
+                        ", which the input does not have");
+      d = in[i];
+    }
+    if (d == -1) {
+      if (inferred >= 0)
+        return ctx.fail("shape has more than one -1");
+      inferred = i;
+    } else if (d < 0) {
+      return ctx.fail("shape has a negative dimension");
+    } else {
+      known *= d;
+    }
+  }
+  int64_t total = product(in);
+  if (inferred >= 0) {
+    if (known == 0 || total % known)
+      return ctx.fail("cannot infer the -1 dimension");
+    shape[inferred] = total / known;
+  } else if (known != total) {
+    return ctx.fail("shape has " + Twine(known) + " elements but the input " +
+                    Twine(total));
+  }
+  if (failed(requireNonEmpty(ctx, shape)))
+    return failure();
+  return Values{ctx.tosa.reshape(ctx.input(0), shape)};
+}
+
+/// Flatten: [d0 * ... * d(axis-1), d(axis) * ... * dn]; axis in [-r, r].
+LegalizeResult flatten(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(1)))
+    return failure();
+  ArrayRef<int64_t> in = ctx.inputShape(0);
+  int64_t rank = in.size(), axis = ctx.getInt("axis", 1);
+  if (axis < 0)
+    axis += rank;
+  if (axis < 0 || axis > rank)
+    return ctx.fail("axis is out of range");
+  return Values{ctx.tosa.reshape(
+      ctx.input(0), {product(in.take_front(axis)), product(in.drop_front(axis))})};
+}
+
+/// Squeeze: axes attribute before 13, optional input from 13; none given
+/// removes every dimension of size 1.
+LegalizeResult squeeze(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(1)))
+    return failure();
+  std::optional<Shape> axes;
+  if (failed(ctx.readIntsAttrOrInput("axes", 1, 13, axes)))
+    return failure();
+  ArrayRef<int64_t> in = ctx.inputShape(0);
+  Shape drop;
+  if (axes) {
+    drop = *axes;
+    if (failed(normalizeAxes(ctx, drop, in.size())))
+      return failure();
+    for (int64_t a : drop)
+      if (in[a] != 1)
+        return ctx.fail("cannot squeeze axis " + Twine(a) + " of size " +
+                        Twine(in[a]));
+  } else {
+    for (auto [i, d] : llvm::enumerate(in))
+      if (d == 1)
+        drop.push_back(i);
+  }
+  Shape out;
+  for (auto [i, d] : llvm::enumerate(in))
+    if (!llvm::is_contained(drop, static_cast<int64_t>(i)))
+      out.push_back(d);
+  return Values{ctx.tosa.reshape(ctx.input(0), out)};
+}
+
+/// Unsqueeze: axes (relative to the output rank) attribute before 13, input
+/// from 13.
+LegalizeResult unsqueeze(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(1)))
+    return failure();
+  std::optional<Shape> axes;
+  if (failed(ctx.readIntsAttrOrInput("axes", 1, 13, axes)))
+    return failure();
+  if (!axes)
+    return ctx.fail("axes are required");
+  ArrayRef<int64_t> in = ctx.inputShape(0);
+  int64_t outRank = in.size() + axes->size();
+  if (failed(normalizeAxes(ctx, *axes, outRank)))
+    return failure();
+  Shape out;
+  const int64_t *next = in.begin();
+  for (int64_t i = 0; i < outRank; ++i)
+    out.push_back(llvm::is_contained(*axes, i) ? 1 : *next++);
+  return Values{ctx.tosa.reshape(ctx.input(0), out)};
+}
+
+/// Transpose: perm defaults to reversing the dimensions.
+LegalizeResult transpose(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(1)))
+    return failure();
+  int64_t rank = ctx.inputRank(0);
+  Shape perm;
+  for (int64_t i = rank - 1; i >= 0; --i)
+    perm.push_back(i);
+  perm = ctx.getInts("perm", perm);
+  Shape sorted(perm);
+  llvm::sort(sorted);
+  for (int64_t i = 0; i < rank; ++i)
+    if (static_cast<int64_t>(sorted.size()) != rank || sorted[i] != i)
+      return ctx.fail("perm is not a permutation of the input's dimensions");
+  if (rank == 0)
+    return Values{ctx.input(0)};
+  return Values{ctx.tosa.transpose(ctx.input(0), perm)};
+}
+
+/// Concat along `axis`; empty inputs are dropped.
+LegalizeResult concat(NodeContext &ctx) {
+  if (ctx.numInputs() == 0 || failed(ctx.requireInputs(ctx.numInputs())) ||
+      failed(ctx.requireSameElementType(0, ctx.numInputs())))
+    return failure();
+  int64_t rank = ctx.inputRank(0);
+  std::optional<int64_t> axis =
+      normalizeAxis(ctx.getInt("axis", ctx.getOpset() < 4 ? 1 : 0), rank);
+  if (!axis)
+    return ctx.fail("axis is out of range");
+  SmallVector<Value> parts;
+  for (unsigned i = 0; i < ctx.numInputs(); ++i) {
+    ArrayRef<int64_t> s = ctx.inputShape(i);
+    if (static_cast<int64_t>(s.size()) != rank)
+      return ctx.fail("inputs have different ranks");
+    for (int64_t d = 0; d < rank; ++d)
+      if (d != *axis && s[d] != ctx.inputShape(0)[d])
+        return ctx.fail("input " + Twine(i) + " differs from input 0 outside "
+                        "the concatenation axis");
+    if (s[*axis] != 0)
+      parts.push_back(ctx.input(i));
+  }
+  if (parts.empty())
+    return ctx.fail("all inputs are empty");
+  return Values{ctx.tosa.concat(parts, *axis)};
+}
+
+/// Split into outputs along `axis`: sizes from the `split` attribute (before
+/// 13) or input (from 13), else equal parts (the last smaller from 18).
+LegalizeResult split(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(1)))
+    return failure();
+  ArrayRef<int64_t> in = ctx.inputShape(0);
+  std::optional<int64_t> axis = normalizeAxis(ctx.getInt("axis", 0), in.size());
+  if (!axis)
+    return ctx.fail("axis is out of range");
+  std::optional<Shape> sizes;
+  if (failed(ctx.readIntsAttrOrInput("split", 1, 13, sizes)))
+    return failure();
+  int64_t dim = in[*axis], parts = ctx.numOutputs();
+  if (!sizes) {
+    if (ctx.getOpset() >= 18)
+      parts = ctx.getInt("num_outputs", parts);
+    int64_t chunk = (dim + parts - 1) / parts;
+    if (ctx.getOpset() < 18 && dim % parts)
+      return ctx.fail("dimension " + Twine(dim) + " does not split evenly into " +
+                      Twine(parts) + " parts");
+    sizes.emplace();
+    for (int64_t i = 0, left = dim; i < parts; ++i, left -= chunk)
+      sizes->push_back(std::min(chunk, left));
+  }
+  if (static_cast<int64_t>(sizes->size()) != ctx.numOutputs() ||
+      llvm::sum_of(*sizes) != dim)
+    return ctx.fail("split sizes do not match the outputs and the dimension");
+  Values outs;
+  int64_t start = 0;
+  for (int64_t size : *sizes) {
+    if (size <= 0)
+      return ctx.fail("produces an empty tensor, which TOSA cannot represent");
+    outs.push_back(ctx.tosa.sliceAxis(ctx.input(0), *axis, start, size));
+    start += size;
+  }
+  return outs;
+}
+
+/// Elements start, start + step, ... (before `end`) of one axis, for a
+/// positive step.
+Value stridedSlice(TosaBuilder &t, Value x, int64_t axis, int64_t start,
+                   int64_t count, int64_t step) {
+  if (step == 1)
+    return t.sliceAxis(x, axis, start, count);
+  // Take count * step elements (padding past the end), view them as
+  // [count, step] and keep column 0.
+  int64_t avail = std::min(count * step, t.shapeOf(x)[axis] - start);
+  Value taken = t.sliceAxis(x, axis, start, avail);
+  Shape pads(2 * t.rankOf(x), 0);
+  pads[2 * axis + 1] = count * step - avail;
+  taken = t.pad(taken, pads, 0.0);
+  Shape split(t.shapeOf(taken));
+  split[axis] = count;
+  split.insert(split.begin() + axis + 1, step);
+  Value column = t.sliceAxis(t.reshape(taken, split), axis + 1, 0, 1);
+  Shape out(t.shapeOf(x));
+  out[axis] = count;
+  return t.reshape(column, out);
+}
+
+/// Slice: starts/ends/axes attributes before 10; inputs starts, ends, axes,
+/// steps (all constant) from 10. Negative steps walk a reversed axis.
+LegalizeResult slice(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(1)))
+    return failure();
+  Shape starts, ends, axes, steps;
+  if (ctx.getOpset() < 10) {
+    starts = ctx.getInts("starts");
+    ends = ctx.getInts("ends");
+    axes = ctx.getInts("axes");
+  } else {
+    if (failed(ctx.requireConstantInts(1, "starts", starts)) ||
+        failed(ctx.requireConstantInts(2, "ends", ends)) ||
+        (ctx.hasInput(3) &&
+         failed(ctx.requireConstantInts(3, "axes", axes))) ||
+        (ctx.hasInput(4) && failed(ctx.requireConstantInts(4, "steps", steps))))
+      return failure();
+  }
+  ArrayRef<int64_t> in = ctx.inputShape(0);
+  int64_t rank = in.size();
+  if (axes.empty())
+    for (size_t i = 0; i < starts.size(); ++i)
+      axes.push_back(i);
+  if (steps.empty())
+    steps.assign(starts.size(), 1);
+  if (ends.size() != starts.size() || axes.size() != starts.size() ||
+      steps.size() != starts.size())
+    return ctx.fail("starts, ends, axes and steps differ in length");
+
+  TosaBuilder &t = ctx.tosa;
+  Value x = ctx.input(0);
+  for (size_t i = 0; i < starts.size(); ++i) {
+    std::optional<int64_t> axis = normalizeAxis(axes[i], rank);
+    if (!axis)
+      return ctx.fail("axis " + Twine(axes[i]) + " is out of range");
+    int64_t dim = in[*axis], step = steps[i];
+    if (step == 0)
+      return ctx.fail("steps must be non-zero");
+    // Clamp as the spec says: [0, dim] for positive steps, [-1, dim - 1] for
+    // negative ones (after adding dim to negative values).
+    auto clampIndex = [&](int64_t v, int64_t lo, int64_t hi) {
+      if (v < 0)
+        v += dim;
+      return std::clamp(v, lo, hi);
+    };
+    int64_t start, end;
+    if (step > 0) {
+      start = clampIndex(starts[i], 0, dim);
+      end = clampIndex(ends[i], 0, dim);
+    } else {
+      start = clampIndex(starts[i], 0, dim - 1);
+      end = clampIndex(ends[i], -1, dim - 1);
+      // On the reversed axis index j is dim - 1 - j.
+      x = t.reverse(x, *axis);
+      start = dim - 1 - start;
+      end = dim - 1 - end;
+      step = -step;
+    }
+    int64_t count = end > start ? (end - start + step - 1) / step : 0;
+    if (count <= 0)
+      return ctx.fail("produces an empty tensor, which TOSA cannot represent");
+    x = stridedSlice(t, x, *axis, start, count, step);
+  }
+  return Values{x};
+}
+
+/// Gather along `axis` with constant indices: few indices become slices (so
+/// shape arithmetic on constants folds), more a tosa.gather.
+LegalizeResult gather(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(2)))
+    return failure();
+  TosaBuilder &t = ctx.tosa;
+  Value data = ctx.input(0);
+  ArrayRef<int64_t> in = t.shapeOf(data);
+  std::optional<int64_t> axis = normalizeAxis(ctx.getInt("axis", 0), in.size());
+  if (!axis)
+    return ctx.fail("axis is out of range");
+  Shape indices;
+  if (failed(ctx.requireConstantInts(1, "indices", indices)))
+    return failure();
+  int64_t dim = in[*axis];
+  for (int64_t &idx : indices) {
+    if (idx < -dim || idx >= dim)
+      return ctx.fail("index " + Twine(idx) + " is out of range");
+    if (idx < 0)
+      idx += dim;
+  }
+  Shape outShape(in.take_front(*axis));
+  llvm::append_range(outShape, ctx.inputShape(1));
+  llvm::append_range(outShape, in.drop_front(*axis + 1));
+  if (failed(requireNonEmpty(ctx, outShape)))
+    return failure();
+
+  if (indices.size() <= 16 || !accepts(Elt::Number, t.elementTypeOf(data))) {
+    SmallVector<Value> parts;
+    for (int64_t idx : indices)
+      parts.push_back(t.sliceAxis(data, *axis, idx, 1));
+    return Values{t.reshape(t.concat(parts, *axis), outShape)};
+  }
+  // tosa.gather: values [N, K, C], indices [N, W] -> [N, W, C].
+  int64_t outer = product(in.take_front(*axis));
+  int64_t inner = product(in.drop_front(*axis + 1));
+  int64_t w = indices.size();
+  Shape tiled;
+  for (int64_t n = 0; n < outer; ++n)
+    llvm::append_range(tiled, indices);
+  auto idxType = RankedTensorType::get({outer, w},
+                                       t.getBuilder().getI32Type());
+  Value values = t.reshape(data, {outer, dim, inner});
+  auto type = RankedTensorType::get({outer, w, inner}, t.elementTypeOf(data));
+  Value gathered =
+      tosa::GatherOp::create(t.getBuilder(), t.getLoc(), type, values,
+                             t.constant(fromInts(idxType, tiled)));
+  return Values{t.reshape(gathered, outShape)};
+}
+
+/// Expand: numpy (bidirectional) broadcast to a constant shape.
+LegalizeResult expand(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(2)))
+    return failure();
+  Shape shape;
+  if (failed(ctx.requireConstantInts(1, "shape", shape)))
+    return failure();
+  std::optional<Shape> out = broadcastShapes(ctx.inputShape(0), shape);
+  if (!out)
+    return ctx.fail("shape does not broadcast with the input");
+  if (failed(requireNonEmpty(ctx, *out)))
+    return failure();
+  return Values{ctx.tosa.broadcastTo(ctx.input(0), *out)};
+}
+
+/// Tile with constant repeats.
+LegalizeResult tile(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(2)))
+    return failure();
+  Shape repeats;
+  if (failed(ctx.requireConstantInts(1, "repeats", repeats)))
+    return failure();
+  if (static_cast<int64_t>(repeats.size()) != ctx.inputRank(0) ||
+      llvm::any_of(repeats, [](int64_t r) { return r < 1; }))
+    return ctx.fail("repeats must be positive, one per dimension");
+  return Values{ctx.tosa.tile(ctx.input(0), repeats)};
+}
+
+/// Pad: pads (and the constant value) as attributes before 11, inputs from
+/// 11, optionally for a subset of axes from 18. Negative pads crop.
+LegalizeResult pad(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(1)))
+    return failure();
+  TosaBuilder &t = ctx.tosa;
+  Value x = ctx.input(0);
+  int64_t rank = t.rankOf(x);
+  std::string mode = ctx.getString("mode", "constant");
+  Shape pads, axes;
+  double value = 0;
+  if (ctx.getOpset() < 11) {
+    pads = ctx.getInts("pads");
+    value = ctx.getFloat("value", 0.0f);
+  } else {
+    if (failed(ctx.requireConstantInts(1, "pads", pads)) ||
+        (ctx.hasInput(3) && failed(ctx.requireConstantInts(3, "axes", axes))))
+      return failure();
+    if (ctx.hasInput(2)) {
+      std::optional<DenseElementsAttr> c = ctx.constantInput(2);
+      if (!c)
+        return ctx.fail("constant_value must be a compile-time constant");
+      value = toDoubles(*c).front();
+    }
+  }
+  if (axes.empty())
+    for (int64_t i = 0; i < rank; ++i)
+      axes.push_back(i);
+  if (pads.size() != 2 * axes.size())
+    return ctx.fail("pads must have two entries per padded axis");
+  Shape before(rank, 0), after(rank, 0);
+  for (auto [i, a] : llvm::enumerate(axes)) {
+    std::optional<int64_t> axis = normalizeAxis(a, rank);
+    if (!axis)
+      return ctx.fail("axis " + Twine(a) + " is out of range");
+    before[*axis] = pads[i];
+    after[*axis] = pads[axes.size() + i];
+  }
+  // Crop first.
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t cropBefore = std::max<int64_t>(0, -before[d]);
+    int64_t cropAfter = std::max<int64_t>(0, -after[d]);
+    int64_t keep = t.shapeOf(x)[d] - cropBefore - cropAfter;
+    if (keep <= 0)
+      return ctx.fail("produces an empty tensor, which TOSA cannot represent");
+    x = t.sliceAxis(x, d, cropBefore, keep);
+    before[d] = std::max<int64_t>(0, before[d]);
+    after[d] = std::max<int64_t>(0, after[d]);
+  }
+  if (mode == "constant") {
+    Shape lowHigh;
+    for (int64_t d = 0; d < rank; ++d)
+      lowHigh.append({before[d], after[d]});
+    return Values{t.pad(x, lowHigh, value)};
+  }
+  if (mode != "edge" && mode != "reflect" && mode != "wrap")
+    return ctx.fail("mode '" + mode + "' is not supported");
+  for (int64_t d = 0; d < rank; ++d) {
+    int64_t dim = t.shapeOf(x)[d];
+    if (before[d] == 0 && after[d] == 0)
+      continue;
+    if (mode != "edge" &&
+        std::max(before[d], after[d]) > (mode == "reflect" ? dim - 1 : dim))
+      return ctx.fail("pads are larger than " + mode + " mode allows");
+    SmallVector<Value> parts;
+    auto edge = [&](int64_t at, int64_t count) {
+      Shape reps(rank, 1);
+      reps[d] = count;
+      return t.tile(t.sliceAxis(x, d, at, 1), reps);
+    };
+    if (before[d] > 0)
+      parts.push_back(
+          mode == "edge"      ? edge(0, before[d])
+          : mode == "reflect" ? t.reverse(t.sliceAxis(x, d, 1, before[d]), d)
+                              : t.sliceAxis(x, d, dim - before[d], before[d]));
+    parts.push_back(x);
+    if (after[d] > 0)
+      parts.push_back(
+          mode == "edge" ? edge(dim - 1, after[d])
+          : mode == "reflect"
+              ? t.reverse(t.sliceAxis(x, d, dim - 1 - after[d], after[d]), d)
+              : t.sliceAxis(x, d, 0, after[d]));
+    x = t.concat(parts, d);
+  }
+  return Values{x};
+}
+
+/// Identity, and Dropout in inference (its optional mask is all ones/true).
+LegalizeResult identity(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(1)))
+    return failure();
+  return Values{ctx.input(0)};
+}
+
+LegalizeResult dropout(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(1)))
+    return failure();
+  if (ctx.getOpset() >= 12 && ctx.hasInput(2)) {
+    std::optional<SmallVector<int64_t>> training = ctx.constantInts(2);
+    if (!training)
+      return ctx.fail("training_mode must be a compile-time constant");
+    if (training->front() != 0)
+      return ctx.fail("training_mode=true is not supported");
+  }
+  Values outs{ctx.input(0)};
+  if (ctx.outputUsed(1)) {
+    // The mask is boolean from opset 10, of the input's type before.
+    TosaBuilder &t = ctx.tosa;
+    Type maskType = ctx.getOpset() >= 10 ? t.getBuilder().getI1Type()
+                                         : t.elementTypeOf(ctx.input(0));
+    outs.push_back(t.splat(ctx.inputShape(0), maskType, 1));
+  }
+  return outs;
+}
+
+const OpLegalization kTensor[] = {
+    {"Reshape", 5, reshape},
+    {"Flatten", 1, flatten},
+    {"Squeeze", 1, squeeze},
+    {"Unsqueeze", 1, unsqueeze},
+    {"Transpose", 1, transpose},
+    {"Concat", 1, concat},
+    {"Split", 2, split},
+    {"Slice", 1, slice},
+    {"Gather", 1, gather},
+    {"Expand", 8, expand},
+    {"Tile", 6, tile},
+    {"Pad", 2, pad},
+    {"Identity", 1, identity},
+    {"Dropout", 1, dropout},
+};
+
+} // namespace
+
+ArrayRef<OpLegalization> getTensorLegalizations() { return kTensor; }
+
+} // namespace onnx_tosa

@@ -154,7 +154,7 @@ LegalizeResult where(NodeContext &ctx) {
   return Values{ctx.tosa.select(ctx.input(0), ctx.input(1), ctx.input(2))};
 }
 
-/// Sign(X): 1, -1 or 0.
+/// Sign(X): 1, -1, or X itself for 0 and NaN.
 LegalizeResult sign(NodeContext &ctx) {
   if (failed(checkOperands(ctx, 1, Elt::Number)))
     return failure();
@@ -163,7 +163,7 @@ LegalizeResult sign(NodeContext &ctx) {
   Value zero = t.scalarLike(x, 0);
   Value isPos = t.compare<tosa::GreaterOp>(x, zero);
   Value isNeg = t.compare<tosa::GreaterOp>(zero, x);
-  Value negOrZero = t.select(isNeg, t.scalarLike(x, -1), zero);
+  Value negOrZero = t.select(isNeg, t.scalarLike(x, -1), x);
   return Values{t.select(isPos, t.scalarLike(x, 1), negOrZero)};
 }
 

@@ -103,12 +103,46 @@ struct DistributeLoopsPass
                              llvm::cl::desc("threads per block"),
                              llvm::cl::init(256)};
 
-  LogicalResult distribute(scf::ParallelOp loop);
+  LogicalResult distribute(scf::ParallelOp loop,
+                           MutableArrayRef<scf::ForOp> outer = {});
   LogicalResult wrapSerial(ArrayRef<Operation *> ops);
   void runOnOperation() override;
 };
 
-LogicalResult DistributeLoopsPass::distribute(scf::ParallelOp loop) {
+/// A perfect nest `scf.for { ... scf.for { scf.parallel } }` (linalg ops
+/// whose reduction dimensions come before parallel ones lower to this):
+/// returns the fors, outermost first, and the parallel loop. Each level may
+/// also hold pure index computations.
+std::optional<std::pair<SmallVector<scf::ForOp>, scf::ParallelOp>>
+matchForNest(scf::ForOp top) {
+  SmallVector<scf::ForOp> fors;
+  Operation *cur = top;
+  while (auto f = dyn_cast<scf::ForOp>(cur)) {
+    if (f.getNumRegionIterArgs() != 0)
+      return std::nullopt;
+    fors.push_back(f);
+    Operation *next = nullptr;
+    for (Operation &op : f.getBody()->without_terminator()) {
+      if (isa<scf::ForOp, scf::ParallelOp>(op)) {
+        if (next)
+          return std::nullopt;
+        next = &op;
+      } else if (!isPure(&op)) {
+        return std::nullopt;
+      }
+    }
+    if (!next)
+      return std::nullopt;
+    cur = next;
+  }
+  auto par = dyn_cast<scf::ParallelOp>(cur);
+  if (!par)
+    return std::nullopt;
+  return std::make_pair(fors, par);
+}
+
+LogicalResult DistributeLoopsPass::distribute(scf::ParallelOp loop,
+                                              MutableArrayRef<scf::ForOp> outer) {
   if (loop.getNumResults() != 0)
     return loop.emitError("scf.parallel with reductions is not supported");
   Location loc = loop.getLoc();
@@ -129,7 +163,8 @@ LogicalResult DistributeLoopsPass::distribute(scf::ParallelOp loop) {
     total *= trip;
   }
   if (total == 0) {
-    loop.erase();
+    (outer.empty() ? loop.getOperation() : outer.front().getOperation())
+        ->erase();
     return success();
   }
   int64_t block = std::min<int64_t>(blockSize, total);
@@ -137,7 +172,13 @@ LogicalResult DistributeLoopsPass::distribute(scf::ParallelOp loop) {
   if (grid > INT32_MAX)
     return loop.emitError("iteration space too large for one launch");
 
-  OpBuilder b(loop);
+  // With an enclosing serial nest, the launch replaces the whole nest and
+  // every thread runs the nest around its own iteration: the parallel
+  // iterations are independent, so the interchange keeps each thread's
+  // (reduction) order.
+  Operation *anchor = outer.empty() ? loop.getOperation()
+                                    : outer.front().getOperation();
+  OpBuilder b(anchor);
   gpu::LaunchOp launch = createLaunch(b, loc, grid, block);
   b.setInsertionPointToEnd(&launch.getBody().front());
   Value bid = launch.getBlockIds().x;
@@ -153,6 +194,16 @@ LogicalResult DistributeLoopsPass::distribute(scf::ParallelOp loop) {
 
   b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
   IRMapping map;
+  for (scf::ForOp f : outer) {
+    auto inner = scf::ForOp::create(
+        b, f.getLoc(), map.lookupOrDefault(f.getLowerBound()),
+        map.lookupOrDefault(f.getUpperBound()), map.lookupOrDefault(f.getStep()));
+    map.map(f.getInductionVar(), inner.getInductionVar());
+    b.setInsertionPoint(inner.getBody()->getTerminator());
+    for (Operation &op : f.getBody()->without_terminator())
+      if (!isa<scf::ForOp, scf::ParallelOp>(op))
+        b.clone(op, map);
+  }
   Value rest = linear;
   SmallVector<Value> ivs(n);
   for (int i = int(n) - 1; i >= 0; --i) {
@@ -173,7 +224,7 @@ LogicalResult DistributeLoopsPass::distribute(scf::ParallelOp loop) {
     map.map(loop.getInductionVars()[i], ivs[i]);
   for (Operation &op : loop.getBody()->without_terminator())
     b.clone(op, map);
-  loop.erase();
+  anchor->erase();
   sinkPureProducers(launch);
   return success();
 }
@@ -228,6 +279,12 @@ void DistributeLoopsPass::runOnOperation() {
         return signalPassFailure();
       continue;
     }
+    if (auto f = dyn_cast<scf::ForOp>(op))
+      if (auto nest = matchForNest(f)) {
+        if (failed(flush()) || failed(distribute(nest->second, nest->first)))
+          return signalPassFailure();
+        continue;
+      }
     if (isHostOp(op)) {
       if (failed(flush()))
         return signalPassFailure();

@@ -78,7 +78,9 @@ void buildLinalgToGpuPipeline(OpPassManager &pm,
   addPipeline(pm, "func.func(convert-linalg-to-parallel-loops),"
                   "fold-memref-alias-ops,canonicalize,cse");
   pm.addNestedPass<func::FuncOp>(createDistributeLoopsPass(options.blockSize));
-  addPipeline(pm, "gpu-kernel-outlining,canonicalize,cse");
+  // Parallel loops still nested inside a kernel run serially in its thread.
+  addPipeline(pm, "func.func(scf-parallel-for-to-nested-fors),"
+                  "gpu-kernel-outlining,canonicalize,cse");
 }
 
 void registerTosaToGpuPasses() {

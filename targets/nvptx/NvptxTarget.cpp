@@ -3,7 +3,11 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <cstdlib>
 
 using namespace mlir;
 
@@ -16,6 +20,7 @@ void buildGpuToPtxPipeline(OpPassManager &pm, const NvptxOptions &opts) {
   std::string pipeline =
       "nvvm-attach-target{chip=" + opts.chip + " features=" + opts.features +
       " O=" + std::to_string(opts.optLevel) +
+      (opts.libdevice.empty() ? "" : " l=" + opts.libdevice) +
       "},gpu.module(convert-scf-to-cf,lower-affine,"
       "convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=true},"
       "canonicalize,cse,reconcile-unrealized-casts),"
@@ -27,6 +32,25 @@ void buildGpuToPtxPipeline(OpPassManager &pm, const NvptxOptions &opts) {
                              os.str());
 }
 
+std::string findLibdevice(const std::string &cudaPath) {
+  std::vector<std::string> roots;
+  if (!cudaPath.empty())
+    roots.push_back(cudaPath);
+  else {
+    for (const char *var : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
+      if (const char *v = std::getenv(var))
+        roots.push_back(v);
+    roots.push_back("/usr/local/cuda");
+  }
+  for (const std::string &root : roots) {
+    SmallString<256> path(root);
+    llvm::sys::path::append(path, "nvvm", "libdevice", "libdevice.10.bc");
+    if (llvm::sys::fs::exists(path))
+      return path.str().str();
+  }
+  return "";
+}
+
 LogicalResult
 collectPtx(ModuleOp module,
            std::vector<std::pair<std::string, std::string>> &out) {
@@ -35,8 +59,13 @@ collectPtx(ModuleOp module,
     if (objects.size() != 1)
       return binary.emitError("expected exactly one object per gpu.binary");
     auto object = cast<gpu::ObjectAttr>(objects[0]);
-    out.emplace_back(binary.getSymName().str(),
-                     object.getObject().getValue().str());
+    StringRef ptx = object.getObject().getValue();
+    size_t ext = ptx.find(".extern .func");
+    if (ext != StringRef::npos && ptx.find("__nv_", ext) != StringRef::npos)
+      return binary.emitError(
+          "kernel calls libdevice math functions but libdevice was not "
+          "found; install the CUDA toolkit or pass --cuda-path");
+    out.emplace_back(binary.getSymName().str(), ptx.str());
   }
   return success();
 }

@@ -16,13 +16,22 @@ struct NvptxOptions {
   /// PTX ISA 8.0 is what CUDA 12.0+ drivers JIT; sm_90 needs at least 7.8.
   std::string features = "+ptx80";
   int optLevel = 3;
+  /// NVIDIA's libdevice bitcode, linked into every kernel module: math ops
+  /// (exp, tanh, erf, ...) lower to its __nv_* functions. Empty: not linked,
+  /// and a kernel that needs it fails at codegen with a clear message.
+  std::string libdevice;
 };
+
+/// Finds libdevice.10.bc under `cudaPath`, or when empty under $CUDA_ROOT,
+/// $CUDA_HOME, $CUDA_PATH, /usr/local/cuda; "" if none has it.
+std::string findLibdevice(const std::string &cudaPath);
 
 /// gpu.module kernels (bare-pointer memref arguments) → gpu.binary ops
 /// holding PTX text. The host function is left alone.
 void buildGpuToPtxPipeline(mlir::OpPassManager &pm, const NvptxOptions &opts);
 
-/// (gpu.binary name, PTX text) for every gpu.binary of `module`.
+/// (gpu.binary name, PTX text) for every gpu.binary of `module`. Fails if a
+/// kernel still calls an unresolved libdevice function.
 mlir::LogicalResult
 collectPtx(mlir::ModuleOp module,
            std::vector<std::pair<std::string, std::string>> &out);

@@ -71,7 +71,8 @@ void buildGpuToSpirvPipeline(OpPassManager &pm) {
   // convert-gpu-to-spirv does not convert math ops itself; they are turned
   // into GLSL extended instructions first.
   std::string pipeline =
-      "gpu.module(lower-affine,convert-math-to-spirv),convert-gpu-to-spirv,"
+      "gpu.module(lower-affine,arith-expand,convert-math-to-spirv),"
+      "convert-gpu-to-spirv,"
       "spirv.module(spirv-lower-abi-attrs,spirv-update-vce)";
   std::string err;
   llvm::raw_string_ostream os(err);

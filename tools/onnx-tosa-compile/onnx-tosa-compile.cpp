@@ -77,6 +77,11 @@ cl::list<std::string> inputShapes(
     cl::value_desc("name=DxDx..."), cl::cat(category));
 cl::opt<std::string> chip("chip", cl::desc("CUDA architecture"),
                           cl::init("sm_90"), cl::cat(category));
+cl::opt<std::string> cudaPath(
+    "cuda-path",
+    cl::desc("CUDA toolkit root holding nvvm/libdevice (default: $CUDA_ROOT, "
+             "$CUDA_HOME, $CUDA_PATH, /usr/local/cuda)"),
+    cl::value_desc("dir"), cl::cat(category));
 cl::opt<unsigned> blockSize("block-size",
                             cl::desc("Threads per block / workgroup"),
                             cl::init(256), cl::cat(category));
@@ -309,6 +314,7 @@ int main(int argc, char **argv) {
   if (target == onnx_tosa::Target::Cuda) {
     onnx_tosa::NvptxOptions nv;
     nv.chip = chip;
+    nv.libdevice = onnx_tosa::findLibdevice(cudaPath);
     if (int rc = runPasses(*module, diags, progress, "codegen",
                            [&](OpPassManager &pm) {
                              onnx_tosa::buildGpuToPtxPipeline(pm, nv);

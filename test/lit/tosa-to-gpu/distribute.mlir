@@ -2,6 +2,10 @@
 
 // 1000 elements over 256-thread blocks: 4 blocks, one element per thread,
 // bounds-checked; never one thread per block.
+// CHECK-LABEL: func.func @main
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG: %[[C256:.*]] = arith.constant 256 : index
+// CHECK: gpu.launch_func @main_kernel::@main_kernel blocks in (%[[C4]], %{{.*}}, %{{.*}}) threads in (%[[C256]], %{{.*}}, %{{.*}})
 // CHECK-LABEL: gpu.module @main_kernel
 // CHECK: gpu.func @main_kernel
 // CHECK-SAME: known_block_size = array<i32: 256, 1, 1>
@@ -9,11 +13,10 @@
 // CHECK-DAG: gpu.thread_id x
 // CHECK: arith.cmpi ult
 // CHECK: scf.if
+// The elementwise chain add → tanh is fused into this one kernel.
+// CHECK: arith.addf
 // CHECK: math.tanh
-// CHECK: func.func @main
-// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : index
-// CHECK-DAG: %[[C256:.*]] = arith.constant 256 : index
-// CHECK: gpu.launch_func @main_kernel::@main_kernel blocks in (%[[C4]], %{{.*}}, %{{.*}}) threads in (%[[C256]], %{{.*}}, %{{.*}})
+// CHECK-NOT: gpu.func
 func.func @main(%a: tensor<10x100xf32>, %b: tensor<10x100xf32>) -> tensor<10x100xf32> {
   %0 = tosa.add %a, %b : (tensor<10x100xf32>, tensor<10x100xf32>) -> tensor<10x100xf32>
   %1 = tosa.tanh %0 : (tensor<10x100xf32>) -> tensor<10x100xf32>

@@ -14,17 +14,15 @@
 #ifndef ONNX_TOSA_CONVERSION_TOSABUILDER_H
 #define ONNX_TOSA_CONVERSION_TOSABUILDER_H
 
+#include "conversion/onnx-to-tosa/ConstantData.h"
+
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <optional>
 
 namespace onnx_tosa {
-
-using Shape = llvm::SmallVector<int64_t>;
 
 //===----------------------------------------------------------------------===//
 // Shape arithmetic
@@ -43,26 +41,6 @@ std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank);
 
 /// `shape` with `count` ones prepended.
 Shape prependOnes(llvm::ArrayRef<int64_t> shape, int64_t count);
-
-//===----------------------------------------------------------------------===//
-// Compile-time constant data
-//===----------------------------------------------------------------------===//
-
-/// Element values as doubles / int64 (any float or integer element type).
-llvm::SmallVector<double> toDoubles(mlir::DenseElementsAttr attr);
-llvm::SmallVector<int64_t> toInts(mlir::DenseElementsAttr attr);
-
-/// A tensor of `type` (float, integer or i1 elements) holding `values`,
-/// rounded to nearest-even (floats) or wrapped (integers).
-mlir::DenseElementsAttr fromDoubles(mlir::RankedTensorType type,
-                                    llvm::ArrayRef<double> values);
-mlir::DenseElementsAttr fromInts(mlir::RankedTensorType type,
-                                 llvm::ArrayRef<int64_t> values);
-
-/// Permutes the dimensions of constant data (output dim i = input dim
-/// perm[i]).
-mlir::DenseElementsAttr transposeAttr(mlir::DenseElementsAttr attr,
-                                      llvm::ArrayRef<int64_t> perm);
 
 //===----------------------------------------------------------------------===//
 // TosaBuilder

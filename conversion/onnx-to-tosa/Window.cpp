@@ -60,19 +60,21 @@ FailureOr<Window> computeWindow(NodeContext &ctx, ArrayRef<int64_t> input,
 
 Shape fitPadsToTosa(TosaBuilder &t, const Window &w, Value &x) {
   Shape tosaPads;
+  Shape kept(t.shapeOf(x));
   for (size_t i = 0; i < w.output.size(); ++i) {
     int64_t axis = i + 1; // channels-last: [N, spatial..., C]
-    int64_t in = t.shapeOf(x)[axis];
+    int64_t in = kept[axis];
     int64_t span = (w.kernel[i] - 1) * w.dilations[i] + 1;
     // What the last window reads past the input's end.
     int64_t end = (w.output[i] - 1) * w.strides[i] + span - in - w.padBegin[i];
     if (end < 0) {
-      x = t.sliceAxis(x, axis, 0, in + end);
+      kept[axis] = in + end;
       end = 0;
     }
     tosaPads.push_back(w.padBegin[i]);
     tosaPads.push_back(end);
   }
+  x = t.slice(x, Shape(kept.size(), 0), kept);
   return tosaPads;
 }
 

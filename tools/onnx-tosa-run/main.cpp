@@ -8,6 +8,7 @@
 
 #include "host_tensors.h"
 
+#include "onnx_tosa/artifact.h"
 #include "onnx_tosa/npy.h"
 #include "onnx_tosa/runtime.hpp"
 
@@ -30,8 +31,9 @@ const char *kUsage =
 Runs a compiled onnx-tosa model once and writes its outputs as .npy files.
 
 options:
-  --device=NAME          auto (default), cuda, cuda:N, vulkan, vulkan:N,
-                         vulkan:lavapipe
+  --device=NAME          auto (default: the best device of the backend the
+                         artifact was compiled for), cuda, cuda:N, vulkan,
+                         vulkan:N, vulkan:lavapipe
   --input NAME=FILE.npy  value of model input NAME (repeatable)
   --random-inputs[=SEED] fill inputs not given with --input: floats uniform
                          in [-1, 1), integers and bools 0 or 1 (default
@@ -189,7 +191,18 @@ std::vector<std::string> outputFileNames(const std::vector<TensorInfo> &outs) {
 }
 
 int runTool(const Options &o) {
-  Device device = Device::open(o.device);
+  // "auto" means a device that can run this artifact: a CUDA artifact on the
+  // best CUDA device, a Vulkan one on the best Vulkan device. An unreadable
+  // artifact keeps "auto" and is reported by Session::load.
+  std::string deviceName = o.device;
+  if (deviceName == "auto") {
+    onnx_tosa::Artifact artifact;
+    std::string ignored;
+    if (onnx_tosa::readArtifact(o.artifact, artifact, ignored))
+      deviceName =
+          artifact.target == onnx_tosa::Target::Cuda ? "cuda" : "vulkan";
+  }
+  Device device = Device::open(deviceName);
   Session session = Session::load(device, o.artifact);
   std::vector<TensorInfo> inputs = session.inputs();
   std::vector<TensorInfo> outputs = session.outputs();

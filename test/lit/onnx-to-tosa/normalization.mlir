@@ -1,0 +1,105 @@
+// RUN: onnx-tosa-opt %s --convert-onnx-to-tosa | FileCheck %s
+// RUN: onnx-tosa-opt %s --convert-onnx-to-tosa | mlir-opt --tosa-attach-target="profiles=pro_fp level=none" --tosa-validate="strict-op-spec-alignment" -o /dev/null
+
+// Constant parameters fold into y = x * m + o, m = scale / sqrt(var + eps),
+// o = B - mean * m: here m = [2, 0.5], o = [1 - 2, 0 - 1.5].
+// CHECK-LABEL: func.func @batchnorm_const
+// CHECK: %[[M:.*]] = "tosa.const"() <{values = dense<{{\[\[\[\[}}2.000000e+00]], {{\[\[}}5.000000e-01]]]]> : tensor<1x2x1x1xf32>}>
+// CHECK: %[[O:.*]] = "tosa.const"() <{values = dense<{{\[\[\[\[}}-1.000000e+00]], {{\[\[}}-1.500000e+00]]]]> : tensor<1x2x1x1xf32>}>
+// CHECK: %[[XM:.*]] = tosa.mul %arg0, %[[M]]
+// CHECK: tosa.add %[[XM]], %[[O]]
+// CHECK-NOT: tosa.rsqrt
+func.func @batchnorm_const(%x: tensor<1x2x3x3xf32>) -> !onnx.unknown {
+  %s = onnx.constant "s" dense<[2.0, 1.0]> : tensor<2xf32> : tensor<2xf32>
+  %b = onnx.constant "b" dense<[1.0, 0.0]> : tensor<2xf32> : tensor<2xf32>
+  %m = onnx.constant "m" dense<[1.0, 3.0]> : tensor<2xf32> : tensor<2xf32>
+  %v = onnx.constant "v" dense<[0.5, 3.5]> : tensor<2xf32> : tensor<2xf32>
+  %0 = onnx.node "BatchNormalization"(%x, %s, %b, %m, %v) {attrs = {epsilon = 5.000000e-01 : f32}, domain = "", node_name = "bn", opset = 15 : i64} : (tensor<1x2x3x3xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// Run-time parameters: (x - mean) * (scale * rsqrt(var + eps)) + B.
+// CHECK-LABEL: func.func @batchnorm_runtime
+// CHECK: %[[VE:.*]] = tosa.add %arg4
+// CHECK: %[[RS:.*]] = tosa.rsqrt %[[VE]]
+// CHECK: %[[MUL:.*]] = tosa.mul %arg1, %[[RS]]
+// CHECK: %[[MEAN:.*]] = tosa.reshape %arg3, %{{.*}} -> tensor<1x2x1xf32>
+// CHECK: %[[C:.*]] = tosa.sub %arg0, %[[MEAN]]
+// CHECK: %[[M:.*]] = tosa.reshape %[[MUL]], %{{.*}} -> tensor<1x2x1xf32>
+// CHECK: %[[Y:.*]] = tosa.mul %[[C]], %[[M]]
+// CHECK: %[[B:.*]] = tosa.reshape %arg2, %{{.*}} -> tensor<1x2x1xf32>
+// CHECK: tosa.add %[[Y]], %[[B]]
+func.func @batchnorm_runtime(%x: tensor<4x2x3xf32>, %s: tensor<2xf32>, %b: tensor<2xf32>, %m: tensor<2xf32>, %v: tensor<2xf32>) -> !onnx.unknown {
+  %0 = onnx.node "BatchNormalization"(%x, %s, %b, %m, %v) {attrs = {}, domain = "", node_name = "bn", opset = 15 : i64} : (tensor<4x2x3xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>, tensor<2xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// From opset 13 Softmax normalizes one axis; max-subtracted for stability.
+// CHECK-LABEL: func.func @softmax13
+// CHECK: %[[MAX:.*]] = tosa.reduce_max %arg0 {axis = 1 : i32} : (tensor<2x3x4xf32>) -> tensor<2x1x4xf32>
+// CHECK: %[[D:.*]] = tosa.sub %arg0, %[[MAX]]
+// CHECK: %[[E:.*]] = tosa.exp %[[D]]
+// CHECK: %[[S:.*]] = tosa.reduce_sum %[[E]] {axis = 1 : i32}
+// CHECK: %[[R:.*]] = tosa.reciprocal %[[S]]
+// CHECK: tosa.mul %[[E]], %[[R]]
+func.func @softmax13(%x: tensor<2x3x4xf32>) -> !onnx.unknown {
+  %0 = onnx.node "Softmax"(%x) {attrs = {axis = 1 : i64}, domain = "", node_name = "sm", opset = 13 : i64} : (tensor<2x3x4xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// Before opset 13 the input is coerced to 2-D at `axis`: all dimensions from
+// `axis` on are normalized together.
+// CHECK-LABEL: func.func @softmax11
+// CHECK: %[[X:.*]] = tosa.reshape %arg0, %{{.*}} -> tensor<2x12xf32>
+// CHECK: tosa.reduce_max %[[X]] {axis = 1 : i32} : (tensor<2x12xf32>) -> tensor<2x1xf32>
+// CHECK: tosa.reduce_sum %{{.*}} {axis = 1 : i32}
+// CHECK: tosa.reshape %{{.*}} -> tensor<2x3x4xf32>
+func.func @softmax11(%x: tensor<2x3x4xf32>) -> !onnx.unknown {
+  %0 = onnx.node "Softmax"(%x) {attrs = {}, domain = "", node_name = "sm", opset = 11 : i64} : (tensor<2x3x4xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// LogSoftmax: (x - max) - log(sum(exp(x - max))), default axis -1 from 13.
+// CHECK-LABEL: func.func @logsoftmax
+// CHECK: %[[MAX:.*]] = tosa.reduce_max %arg0 {axis = 2 : i32}
+// CHECK: %[[D:.*]] = tosa.sub %arg0, %[[MAX]]
+// CHECK: %[[E:.*]] = tosa.exp %[[D]]
+// CHECK: %[[S:.*]] = tosa.reduce_sum %[[E]] {axis = 2 : i32}
+// CHECK: %[[L:.*]] = tosa.log %[[S]]
+// CHECK: tosa.sub %[[D]], %[[L]]
+func.func @logsoftmax(%x: tensor<2x3x4xf32>) -> !onnx.unknown {
+  %0 = onnx.node "LogSoftmax"(%x) {attrs = {}, domain = "", node_name = "lsm", opset = 13 : i64} : (tensor<2x3x4xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// LayerNormalization also yields Mean and InvStdDev.
+// CHECK-LABEL: func.func @layernorm
+// CHECK-SAME: -> (tensor<2x3x6xf32>, tensor<2x3x1xf32>, tensor<2x3x1xf32>)
+// CHECK: %[[SUM:.*]] = tosa.reduce_sum %arg0 {axis = 2 : i32}
+// CHECK: %[[MEAN:.*]] = tosa.mul %[[SUM]]
+// CHECK: tosa.rsqrt
+// CHECK: return %{{.*}}, %[[MEAN]], %{{.*}}
+func.func @layernorm(%x: tensor<2x3x6xf32>, %s: tensor<6xf32>, %b: tensor<6xf32>) -> (!onnx.unknown, !onnx.unknown, !onnx.unknown) {
+  %0:3 = onnx.node "LayerNormalization"(%x, %s, %b) {attrs = {axis = -1 : i64}, domain = "", node_name = "ln", opset = 17 : i64} : (tensor<2x3x6xf32>, tensor<6xf32>, tensor<6xf32>) -> (!onnx.unknown, !onnx.unknown, !onnx.unknown)
+  return %0#0, %0#1, %0#2 : !onnx.unknown, !onnx.unknown, !onnx.unknown
+}
+
+// CHECK-LABEL: func.func @instancenorm
+// CHECK: tosa.reduce_sum %arg0 {axis = 2 : i32}
+// CHECK: tosa.reduce_sum %{{.*}} {axis = 3 : i32}
+// CHECK: tosa.rsqrt
+// CHECK: tosa.reshape %arg1, %{{.*}} -> tensor<1x3x1x1xf32>
+func.func @instancenorm(%x: tensor<2x3x4x5xf32>, %s: tensor<3xf32>, %b: tensor<3xf32>) -> !onnx.unknown {
+  %0 = onnx.node "InstanceNormalization"(%x, %s, %b) {attrs = {}, domain = "", node_name = "in", opset = 6 : i64} : (tensor<2x3x4x5xf32>, tensor<3xf32>, tensor<3xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// LRN sums squares over a channel window via padded, shifted slices.
+// CHECK-LABEL: func.func @lrn
+// CHECK: tosa.pad {{.*}} -> tensor<1x7x3x3xf32>
+// CHECK-COUNT-3: tosa.slice
+// CHECK: tosa.pow
+func.func @lrn(%x: tensor<1x5x3x3xf32>) -> !onnx.unknown {
+  %0 = onnx.node "LRN"(%x) {attrs = {size = 3 : i64}, domain = "", node_name = "lrn", opset = 13 : i64} : (tensor<1x5x3x3xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}

@@ -1,0 +1,74 @@
+// RUN: onnx-tosa-opt %s --convert-onnx-to-tosa | FileCheck %s
+// RUN: onnx-tosa-opt %s --convert-onnx-to-tosa | mlir-opt --tosa-attach-target="profiles=pro_fp level=none" --tosa-validate="strict-op-spec-alignment" -o /dev/null
+
+// CHECK-LABEL: func.func @maxpool
+// CHECK-SAME: -> tensor<1x3x4x4xf32>
+// CHECK: %[[X:.*]] = tosa.transpose %arg0 {perms = array<i32: 0, 2, 3, 1>}
+// CHECK: %[[Y:.*]] = tosa.max_pool2d %[[X]] {kernel = array<i64: 3, 3>, pad = array<i64: 1, 0, 1, 0>, stride = array<i64: 2, 2>} : (tensor<1x8x8x3xf32>) -> tensor<1x4x4x3xf32>
+// CHECK: tosa.transpose %[[Y]] {perms = array<i32: 0, 3, 1, 2>}
+func.func @maxpool(%x: tensor<1x3x8x8xf32>) -> !onnx.unknown {
+  %0 = onnx.node "MaxPool"(%x) {attrs = {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>}, domain = "", node_name = "p", opset = 12 : i64} : (tensor<1x3x8x8xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// ceil_mode adds an output row whose window runs past the input: the
+// trailing padding grows to cover it (8 -> ceil(5/2) + 1 = 4 rows).
+// CHECK-LABEL: func.func @maxpool_ceil
+// CHECK: tosa.max_pool2d %{{.*}} {kernel = array<i64: 3, 3>, pad = array<i64: 0, 1, 0, 1>, stride = array<i64: 2, 2>} : (tensor<1x8x8x2xf32>) -> tensor<1x4x4x2xf32>
+func.func @maxpool_ceil(%x: tensor<1x2x8x8xf32>) -> !onnx.unknown {
+  %0 = onnx.node "MaxPool"(%x) {attrs = {kernel_shape = array<i64: 3, 3>, strides = array<i64: 2, 2>, ceil_mode = 1 : i64}, domain = "", node_name = "p", opset = 12 : i64} : (tensor<1x2x8x8xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// CHECK-LABEL: func.func @maxpool_same_upper
+// CHECK: tosa.max_pool2d %{{.*}} {kernel = array<i64: 3, 2>, pad = array<i64: 1, 1, 0, 0>, stride = array<i64: 2, 2>} : (tensor<1x7x6x2xf32>) -> tensor<1x4x3x2xf32>
+func.func @maxpool_same_upper(%x: tensor<1x2x7x6xf32>) -> !onnx.unknown {
+  %0 = onnx.node "MaxPool"(%x) {attrs = {kernel_shape = array<i64: 3, 2>, strides = array<i64: 2, 2>, auto_pad = "SAME_UPPER"}, domain = "", node_name = "p", opset = 12 : i64} : (tensor<1x2x7x6xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// 1-D pools run over a unit height.
+// CHECK-LABEL: func.func @maxpool_1d
+// CHECK: tosa.reshape %arg0, %{{.*}} -> tensor<1x2x1x9xf32>
+// CHECK: tosa.max_pool2d %{{.*}} {kernel = array<i64: 1, 3>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 2>} : (tensor<1x1x9x2xf32>) -> tensor<1x1x4x2xf32>
+// CHECK: tosa.reshape %{{.*}} -> tensor<1x2x4xf32>
+func.func @maxpool_1d(%x: tensor<1x2x9xf32>) -> !onnx.unknown {
+  %0 = onnx.node "MaxPool"(%x) {attrs = {kernel_shape = array<i64: 3>, strides = array<i64: 2>}, domain = "", node_name = "p", opset = 12 : i64} : (tensor<1x2x9xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// count_include_pad = 0 is TOSA's own rule (padding never counts).
+// CHECK-LABEL: func.func @avgpool
+// CHECK: %[[ZP:.*]] = "tosa.const"() <{values = dense<0.000000e+00> : tensor<1xf32>}>
+// CHECK: tosa.avg_pool2d %{{.*}}, %[[ZP]], %[[ZP]] {acc_type = f32, kernel = array<i64: 3, 3>, pad = array<i64: 1, 0, 1, 0>, stride = array<i64: 2, 2>} : (tensor<1x8x8x3xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4x3xf32>
+func.func @avgpool(%x: tensor<1x3x8x8xf32>) -> !onnx.unknown {
+  %0 = onnx.node "AveragePool"(%x) {attrs = {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>}, domain = "", node_name = "p", opset = 11 : i64} : (tensor<1x3x8x8xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// count_include_pad = 1: the ONNX padding is materialized with zeros so that
+// it counts, then the pool itself pads nothing.
+// CHECK-LABEL: func.func @avgpool_include_pad
+// CHECK: %[[X:.*]] = tosa.transpose %arg0
+// CHECK: %[[PADS:.*]] = tosa.const_shape {values = dense<[0, 0, 1, 1, 1, 1, 0, 0]> : tensor<8xindex>}
+// CHECK: %[[P:.*]] = tosa.pad %[[X]], %[[PADS]], %{{.*}} : (tensor<1x8x8x3xf32>, !tosa.shape<8>, tensor<1xf32>) -> tensor<1x10x10x3xf32>
+// CHECK: %[[S:.*]] = tosa.slice %[[P]], {{.*}} -> tensor<1x9x9x3xf32>
+// CHECK: tosa.avg_pool2d %[[S]], {{.*}} pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : {{.*}} -> tensor<1x4x4x3xf32>
+func.func @avgpool_include_pad(%x: tensor<1x3x8x8xf32>) -> !onnx.unknown {
+  %0 = onnx.node "AveragePool"(%x) {attrs = {kernel_shape = array<i64: 3, 3>, pads = array<i64: 1, 1, 1, 1>, strides = array<i64: 2, 2>, count_include_pad = 1 : i64}, domain = "", node_name = "p", opset = 11 : i64} : (tensor<1x3x8x8xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// CHECK-LABEL: func.func @global_pools
+// CHECK-SAME: -> (tensor<2x3x1x1xf32>, tensor<2x3x1x1xf32>)
+// CHECK: %[[S1:.*]] = tosa.reduce_sum %arg0 {axis = 2 : i32} : (tensor<2x3x4x5xf32>) -> tensor<2x3x1x5xf32>
+// CHECK: %[[S2:.*]] = tosa.reduce_sum %[[S1]] {axis = 3 : i32} : (tensor<2x3x1x5xf32>) -> tensor<2x3x1x1xf32>
+// CHECK: %[[N:.*]] = "tosa.const"() <{values = dense<5.000000e-02> : tensor<1x1x1x1xf32>}>
+// CHECK: tosa.mul %[[S2]], %[[N]]
+// CHECK: %[[M1:.*]] = tosa.reduce_max %arg0 {axis = 2 : i32}
+// CHECK: tosa.reduce_max %[[M1]] {axis = 3 : i32}
+func.func @global_pools(%x: tensor<2x3x4x5xf32>) -> (!onnx.unknown, !onnx.unknown) {
+  %0 = onnx.node "GlobalAveragePool"(%x) {attrs = {}, domain = "", node_name = "gap", opset = 1 : i64} : (tensor<2x3x4x5xf32>) -> !onnx.unknown
+  %1 = onnx.node "GlobalMaxPool"(%x) {attrs = {}, domain = "", node_name = "gmp", opset = 1 : i64} : (tensor<2x3x4x5xf32>) -> !onnx.unknown
+  return %0, %1 : !onnx.unknown, !onnx.unknown
+}

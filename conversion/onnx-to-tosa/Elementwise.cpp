@@ -25,7 +25,7 @@ LogicalResult checkBroadcast(NodeContext &ctx, unsigned first, unsigned last) {
     std::optional<Shape> next = broadcastShapes(shape, ctx.inputShape(i));
     if (!next)
       return ctx.fail("input shapes are not broadcast-compatible (input " +
-                      Twine(i) + " has shape " +
+                      Twine(i) + " has type " +
                       llvm::to_string(ctx.inputType(i)) + ")");
     shape = *next;
   }

@@ -430,16 +430,16 @@ LegalizeResult pad(NodeContext &ctx) {
     after[*axis] = pads[axes.size() + i];
   }
   // Crop first.
+  Shape cropStart(rank, 0), kept(t.shapeOf(x));
   for (int64_t d = 0; d < rank; ++d) {
-    int64_t cropBefore = std::max<int64_t>(0, -before[d]);
-    int64_t cropAfter = std::max<int64_t>(0, -after[d]);
-    int64_t keep = t.shapeOf(x)[d] - cropBefore - cropAfter;
-    if (keep <= 0)
+    cropStart[d] = std::max<int64_t>(0, -before[d]);
+    kept[d] -= cropStart[d] + std::max<int64_t>(0, -after[d]);
+    if (kept[d] <= 0)
       return ctx.fail("produces an empty tensor, which TOSA cannot represent");
-    x = t.sliceAxis(x, d, cropBefore, keep);
     before[d] = std::max<int64_t>(0, before[d]);
     after[d] = std::max<int64_t>(0, after[d]);
   }
+  x = t.slice(x, cropStart, kept);
   if (mode == "constant") {
     Shape lowHigh;
     for (int64_t d = 0; d < rank; ++d)

@@ -17,6 +17,7 @@
 #include "llvm/Support/Path.h"
 
 #include <cstring>
+#include <deque>
 
 using namespace mlir;
 namespace pb = onnx_tosa::onnxpb;
@@ -78,7 +79,9 @@ private:
   const ImportOptions &options;
   std::string error;
   llvm::StringMap<int64_t> opsets;
-  std::vector<Scope> scopes;
+  /// A deque, not a vector: importGraph holds a reference to its own scope
+  /// while nested graphs push theirs.
+  std::deque<Scope> scopes;
   std::vector<Value> noneValues; ///< one onnx.none per graph, made lazily
 };
 

@@ -5,6 +5,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
@@ -24,7 +25,8 @@ void buildGpuToPtxPipeline(OpPassManager &pm, const NvptxOptions &opts) {
       "},gpu.module(convert-scf-to-cf,lower-affine,"
       "convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=true},"
       "canonicalize,cse,reconcile-unrealized-casts),"
-      "gpu-module-to-binary{format=isa}";
+      "gpu-module-to-binary{format=" +
+      std::string(opts.cubin ? "bin" : "isa") + "}";
   std::string err;
   llvm::raw_string_ostream os(err);
   if (failed(parsePassPipeline(pipeline, pm, os)))
@@ -48,6 +50,28 @@ std::string findLibdevice(const std::string &cudaPath) {
     if (llvm::sys::fs::exists(path))
       return path.str().str();
   }
+  return "";
+}
+
+std::string findCudaToolkitWithPtxas(const std::string &cudaPath) {
+  std::vector<std::string> roots;
+  if (!cudaPath.empty())
+    roots.push_back(cudaPath);
+  else {
+    for (const char *var : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
+      if (const char *v = std::getenv(var))
+        roots.push_back(v);
+    roots.push_back("/usr/local/cuda");
+  }
+  for (const std::string &root : roots) {
+    SmallString<256> path(root);
+    llvm::sys::path::append(path, "bin", "ptxas");
+    if (llvm::sys::fs::can_execute(path))
+      return root;
+  }
+  if (auto ptxas = llvm::sys::findProgramByName("ptxas"))
+    return llvm::sys::path::parent_path(llvm::sys::path::parent_path(*ptxas))
+        .str();
   return "";
 }
 

@@ -20,18 +20,25 @@ struct NvptxOptions {
   /// (exp, tanh, erf, ...) lower to its __nv_* functions. Empty: not linked,
   /// and a kernel that needs it fails at codegen with a clear message.
   std::string libdevice;
+  /// Emit a cubin (ptxas runs at compile time, so kernels load without the
+  /// driver's JIT and PTX errors surface here) instead of PTX text.
+  bool cubin = false;
 };
+
+/// The CUDA toolkit root whose bin/ holds ptxas ("" if none): `cudaPath`,
+/// else $CUDA_ROOT/$CUDA_HOME/$CUDA_PATH, /usr/local/cuda, or ptxas on PATH.
+std::string findCudaToolkitWithPtxas(const std::string &cudaPath);
 
 /// Finds libdevice.10.bc under `cudaPath`, or when empty under $CUDA_ROOT,
 /// $CUDA_HOME, $CUDA_PATH, /usr/local/cuda; "" if none has it.
 std::string findLibdevice(const std::string &cudaPath);
 
 /// gpu.module kernels (bare-pointer memref arguments) → gpu.binary ops
-/// holding PTX text. The host function is left alone.
+/// holding PTX text or a cubin. The host function is left alone.
 void buildGpuToPtxPipeline(mlir::OpPassManager &pm, const NvptxOptions &opts);
 
-/// (gpu.binary name, PTX text) for every gpu.binary of `module`. Fails if a
-/// kernel still calls an unresolved libdevice function.
+/// (gpu.binary name, PTX text or cubin bytes) for every gpu.binary of
+/// `module`. Fails if PTX still calls an unresolved libdevice function.
 mlir::LogicalResult
 collectPtx(mlir::ModuleOp module,
            std::vector<std::pair<std::string, std::string>> &out);

@@ -82,12 +82,22 @@ cl::opt<std::string> cudaPath(
     cl::desc("CUDA toolkit root holding nvvm/libdevice (default: $CUDA_ROOT, "
              "$CUDA_HOME, $CUDA_PATH, /usr/local/cuda)"),
     cl::value_desc("dir"), cl::cat(category));
+enum class CudaFormat { Auto, Ptx, Cubin };
+cl::opt<CudaFormat> cudaFormat(
+    "cuda-format", cl::desc("CUDA device code in the artifact"),
+    cl::values(clEnumValN(CudaFormat::Auto, "auto",
+                          "cubin when ptxas is found, else PTX (default)"),
+               clEnumValN(CudaFormat::Ptx, "ptx", "PTX, JIT-compiled by the "
+                                                  "driver at load time"),
+               clEnumValN(CudaFormat::Cubin, "cubin",
+                          "machine code from ptxas")),
+    cl::init(CudaFormat::Auto), cl::cat(category));
 cl::opt<unsigned> blockSize("block-size",
                             cl::desc("Threads per block / workgroup"),
                             cl::init(256), cl::cat(category));
 cl::opt<std::string> dumpKernels(
     "dump-kernels",
-    cl::desc("Also write every device module to DIR/<name>.ptx|.spv"),
+    cl::desc("Also write every device module to DIR/<name>.ptx|.cubin|.spv"),
     cl::value_desc("dir"), cl::cat(category));
 cl::opt<bool> verbose("verbose", cl::desc("Report each stage and its time"),
                       cl::cat(category));
@@ -315,6 +325,15 @@ int main(int argc, char **argv) {
     onnx_tosa::NvptxOptions nv;
     nv.chip = chip;
     nv.libdevice = onnx_tosa::findLibdevice(cudaPath);
+    std::string toolkit = onnx_tosa::findCudaToolkitWithPtxas(cudaPath);
+    if (cudaFormat == CudaFormat::Cubin && toolkit.empty())
+      return fail("--cuda-format=cubin needs ptxas (CUDA toolkit); pass "
+                  "--cuda-path or put ptxas on PATH");
+    nv.cubin = emit != Emit::Ptx && cudaFormat != CudaFormat::Ptx &&
+               !toolkit.empty();
+    // MLIR's NVVM target looks for ptxas under $CUDA_ROOT.
+    if (nv.cubin)
+      ::setenv("CUDA_ROOT", toolkit.c_str(), /*overwrite=*/1);
     if (int rc = runPasses(*module, diags, progress, "codegen",
                            [&](OpPassManager &pm) {
                              onnx_tosa::buildGpuToPtxPipeline(pm, nv);
@@ -330,11 +349,11 @@ int main(int argc, char **argv) {
       });
     for (auto &[name, text] : ptx) {
       std::vector<uint8_t> bytes(text.begin(), text.end());
-      if (bytes.empty() || bytes.back() != 0)
-        bytes.push_back(0);
+      if (!nv.cubin && (bytes.empty() || bytes.back() != 0))
+        bytes.push_back(0); // the driver wants NUL-terminated PTX
       kernels[name] = std::move(bytes);
     }
-    if (int rc = writeKernelFiles(kernels, ".ptx"))
+    if (int rc = writeKernelFiles(kernels, nv.cubin ? ".cubin" : ".ptx"))
       return rc;
   } else {
     if (int rc = runPasses(*module, diags, progress, "codegen",

@@ -56,11 +56,12 @@ struct TensorBinding {
   uint32_t buffer = 0; ///< index into Artifact::buffers
 };
 
-/// One device code object: PTX text (CUDA) or SPIR-V words (Vulkan). A SPIR-V
+/// One device code object: PTX text or a cubin (CUDA), or SPIR-V words
+/// (Vulkan). A SPIR-V
 /// module may hold several entry points; a PTX module several kernels.
 struct Module {
   std::string name;
-  std::vector<uint8_t> binary; ///< PTX text (NUL-terminated) or SPIR-V
+  std::vector<uint8_t> binary; ///< PTX text (NUL-terminated), cubin or SPIR-V
 };
 
 /// One kernel launch. Arguments are device pointers to whole buffers, in

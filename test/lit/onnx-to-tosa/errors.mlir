@@ -1,0 +1,117 @@
+// Nodes that cannot be legalized are reported with their name, op type,
+// domain and opset, and the pass fails.
+// RUN: not onnx-tosa-opt %s -split-input-file --convert-onnx-to-tosa 2>&1 | FileCheck %s --check-prefix=ERR
+
+// ERR: node 'mystery' (FooBar, domain 'ai.onnx', opset 17): unsupported op
+func.func @unknown_op(%x: tensor<2xf32>) -> !onnx.unknown {
+  %0 = onnx.node "FooBar"(%x) {attrs = {}, domain = "", node_name = "mystery", opset = 17 : i64} : (tensor<2xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// -----
+
+// ERR: node 'fused' (FusedConv, domain 'com.microsoft', opset 1): unsupported op
+func.func @custom_domain(%x: tensor<2xf32>) -> !onnx.unknown {
+  %0 = onnx.node "FusedConv"(%x) {attrs = {}, domain = "com.microsoft", node_name = "fused", opset = 1 : i64} : (tensor<2xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// -----
+
+// ERR: node 'old_add' (Add, domain 'ai.onnx', opset 6): unsupported op (supported from opset 7 on)
+func.func @too_old(%x: tensor<2xf32>) -> !onnx.unknown {
+  %0 = onnx.node "Add"(%x, %x) {attrs = {}, domain = "", node_name = "old_add", opset = 6 : i64} : (tensor<2xf32>, tensor<2xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// -----
+
+// ERR: node 'r' (Reshape, domain 'ai.onnx', opset 14): input 1 (shape) must be a compile-time constant integer tensor
+func.func @runtime_shape(%x: tensor<6xf32>, %s: tensor<2xi64>) -> !onnx.unknown {
+  %0 = onnx.node "Reshape"(%x, %s) {attrs = {}, domain = "", node_name = "r", opset = 14 : i64} : (tensor<6xf32>, tensor<2xi64>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// -----
+
+// ERR: node 'add64' (Add, domain 'ai.onnx', opset 14): needs int64 data at run time, which TOSA 1.0 cannot represent (only constant int64 inputs are supported)
+func.func @runtime_int64(%x: tensor<2xi64>) -> !onnx.unknown {
+  %0 = onnx.node "Add"(%x, %x) {attrs = {}, domain = "", node_name = "add64", opset = 14 : i64} : (tensor<2xi64>, tensor<2xi64>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// -----
+
+// ERR: node 'dyn' (Relu, domain 'ai.onnx', opset 14): input 0 has type tensor<?x3xf32>; a tensor of static shape is required
+func.func @dynamic_input(%x: tensor<?x3xf32>) -> !onnx.unknown {
+  %0 = onnx.node "Relu"(%x) {attrs = {}, domain = "", node_name = "dyn", opset = 14 : i64} : (tensor<?x3xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// -----
+
+// ERR: node 'bad_add' (Add, domain 'ai.onnx', opset 14): input shapes are not broadcast-compatible (input 1 has type tensor<4xf32>)
+func.func @broadcast_mismatch(%x: tensor<2x3xf32>, %y: tensor<4xf32>) -> !onnx.unknown {
+  %0 = onnx.node "Add"(%x, %y) {attrs = {}, domain = "", node_name = "bad_add", opset = 14 : i64} : (tensor<2x3xf32>, tensor<4xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// -----
+
+// ERR: node 'sin' (Sin, domain 'ai.onnx', opset 7): input 0 has element type i32; a floating-point element type is required
+func.func @wrong_type(%x: tensor<2xi32>) -> !onnx.unknown {
+  %0 = onnx.node "Sin"(%x) {attrs = {}, domain = "", node_name = "sin", opset = 7 : i64} : (tensor<2xi32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// -----
+
+// ERR: node 'argmax' (ArgMax, domain 'ai.onnx', opset 13): produces int64 indices, which TOSA 1.0 cannot represent
+func.func @argmax(%x: tensor<2x3xf32>) -> !onnx.unknown {
+  %0 = onnx.node "ArgMax"(%x) {attrs = {}, domain = "", node_name = "argmax", opset = 13 : i64} : (tensor<2x3xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// -----
+
+// ERR: graph output 0 'shape' is int64 data, which TOSA 1.0 cannot represent
+func.func @int64_output(%x: tensor<2x3xf32>) -> (!onnx.unknown {onnx.name = "shape"}) {
+  %0 = onnx.node "Shape"(%x) {attrs = {}, domain = "", node_name = "s", opset = 13 : i64} : (tensor<2x3xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// -----
+
+// ERR: node 'mp' (MaxPool, domain 'ai.onnx', opset 12): the Indices output is not supported
+func.func @maxpool_indices(%x: tensor<1x1x4x4xf32>) -> (!onnx.unknown, !onnx.unknown) {
+  %0:2 = onnx.node "MaxPool"(%x) {attrs = {kernel_shape = array<i64: 2, 2>}, domain = "", node_name = "mp", opset = 12 : i64} : (tensor<1x1x4x4xf32>) -> (!onnx.unknown, !onnx.unknown)
+  return %0#0, %0#1 : !onnx.unknown, !onnx.unknown
+}
+
+// -----
+
+// ERR: node 'if' (If, domain 'ai.onnx', opset 13): unsupported op
+func.func @control_flow(%c: tensor<i1>, %x: tensor<2xf32>) -> !onnx.unknown {
+  %0 = onnx.node "If"(%c) {attrs = {then_branch = 0 : i64, else_branch = 1 : i64}, domain = "", node_name = "if", opset = 13 : i64} : (tensor<i1>) -> !onnx.unknown {
+    onnx.yield %x : tensor<2xf32>
+  }, {
+    onnx.yield %x : tensor<2xf32>
+  }
+  return %0 : !onnx.unknown
+}
+
+// -----
+
+// ERR: node 'relu' (Relu, domain 'ai.onnx', opset 14): computed type tensor<2x3xf32> for output 0, but the model declares tensor<3x2xf32>
+func.func @declared_mismatch(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
+  %0 = onnx.node "Relu"(%x) {attrs = {}, domain = "", node_name = "relu", opset = 14 : i64} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+  return %0 : tensor<3x2xf32>
+}
+
+// -----
+
+// ERR: node 'conv' (Conv, domain 'ai.onnx', opset 11): group 3 does not divide input tensor<1x4x5x5xf32> and weights tensor<6x2x3x3xf32> consistently
+func.func @conv_bad_group(%x: tensor<1x4x5x5xf32>, %w: tensor<6x2x3x3xf32>) -> !onnx.unknown {
+  %0 = onnx.node "Conv"(%x, %w) {attrs = {group = 3 : i64}, domain = "", node_name = "conv", opset = 11 : i64} : (tensor<1x4x5x5xf32>, tensor<6x2x3x3xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}

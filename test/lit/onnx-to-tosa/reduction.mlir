@@ -1,0 +1,61 @@
+// RUN: onnx-tosa-opt %s --convert-onnx-to-tosa | FileCheck %s
+// RUN: onnx-tosa-opt %s --convert-onnx-to-tosa | mlir-opt --tosa-attach-target="profiles=pro_fp level=none" --tosa-validate="strict-op-spec-alignment" -o /dev/null
+
+// ReduceSum takes axes as an input from opset 13; TOSA reduces one axis at a
+// time, keeping it as size 1.
+// CHECK-LABEL: func.func @reduce_sum
+// CHECK-SAME: -> tensor<2x1x1xf32>
+// CHECK: %[[A:.*]] = tosa.reduce_sum %arg0 {axis = 1 : i32} : (tensor<2x3x4xf32>) -> tensor<2x1x4xf32>
+// CHECK: tosa.reduce_sum %[[A]] {axis = 2 : i32} : (tensor<2x1x4xf32>) -> tensor<2x1x1xf32>
+func.func @reduce_sum(%x: tensor<2x3x4xf32>) -> !onnx.unknown {
+  %ax = onnx.constant "ax" dense<[-1, 1]> : tensor<2xi64> : tensor<2xi64>
+  %0 = onnx.node "ReduceSum"(%x, %ax) {attrs = {}, domain = "", node_name = "r", opset = 13 : i64} : (tensor<2x3x4xf32>, tensor<2xi64>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// keepdims = 0 drops the reduced axes; ReduceMean is sum * 1/count.
+// CHECK-LABEL: func.func @reduce_mean
+// CHECK-SAME: -> tensor<2x4xf32>
+// CHECK: %[[S:.*]] = tosa.reduce_sum %arg0 {axis = 1 : i32}
+// CHECK: %[[N:.*]] = "tosa.const"() <{values = dense<0.333333343> : tensor<1x1x1xf32>}>
+// CHECK: %[[M:.*]] = tosa.mul %[[S]], %[[N]]
+// CHECK: tosa.reshape %[[M]], %{{.*}} -> tensor<2x4xf32>
+func.func @reduce_mean(%x: tensor<2x3x4xf32>) -> !onnx.unknown {
+  %0 = onnx.node "ReduceMean"(%x) {attrs = {axes = array<i64: 1>, keepdims = 0 : i64}, domain = "", node_name = "r", opset = 13 : i64} : (tensor<2x3x4xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// No axes: every axis.
+// CHECK-LABEL: func.func @reduce_max_all
+// CHECK-SAME: -> tensor<1x1xf32>
+// CHECK: tosa.reduce_max %arg0 {axis = 0 : i32}
+// CHECK: tosa.reduce_max %{{.*}} {axis = 1 : i32}
+func.func @reduce_max_all(%x: tensor<2x3xf32>) -> !onnx.unknown {
+  %0 = onnx.node "ReduceMax"(%x) {attrs = {}, domain = "", node_name = "r", opset = 18 : i64} : (tensor<2x3xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// noop_with_empty_axes with no axes is the identity.
+// CHECK-LABEL: func.func @reduce_noop
+// CHECK-NEXT: return %arg0
+func.func @reduce_noop(%x: tensor<2x3xf32>) -> !onnx.unknown {
+  %0 = onnx.node "ReduceMin"(%x) {attrs = {noop_with_empty_axes = 1 : i64}, domain = "", node_name = "r", opset = 18 : i64} : (tensor<2x3xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// CHECK-LABEL: func.func @reduce_l2_logsumexp
+// CHECK: %[[SQ:.*]] = tosa.mul %arg0, %arg0
+// CHECK: %[[S:.*]] = tosa.reduce_sum %[[SQ]] {axis = 1 : i32}
+// CHECK: %[[R:.*]] = tosa.rsqrt %[[S]]
+// CHECK: tosa.reciprocal %[[R]]
+// CHECK: %[[M:.*]] = tosa.reduce_max %arg0 {axis = 1 : i32}
+// CHECK: %[[D:.*]] = tosa.sub %arg0, %[[M]]
+// CHECK: %[[E:.*]] = tosa.exp %[[D]]
+// CHECK: %[[T:.*]] = tosa.reduce_sum %[[E]] {axis = 1 : i32}
+// CHECK: %[[L:.*]] = tosa.log %[[T]]
+// CHECK: tosa.add %[[M]], %[[L]]
+func.func @reduce_l2_logsumexp(%x: tensor<2x3xf32>) -> (!onnx.unknown, !onnx.unknown) {
+  %0 = onnx.node "ReduceL2"(%x) {attrs = {axes = array<i64: 1>}, domain = "", node_name = "l2", opset = 13 : i64} : (tensor<2x3xf32>) -> !onnx.unknown
+  %1 = onnx.node "ReduceLogSumExp"(%x) {attrs = {axes = array<i64: 1>}, domain = "", node_name = "lse", opset = 13 : i64} : (tensor<2x3xf32>) -> !onnx.unknown
+  return %0, %1 : !onnx.unknown, !onnx.unknown
+}

@@ -20,5 +20,15 @@ echo "== compiling $OUT/mlp.onnx for $TARGET"
 echo "== running it"
 "$BIN/onnx-tosa-run" "$OUT/mlp.$TARGET.otsa" --device=$TARGET \
   --input x="$OUT/x.npy" --output-dir="$OUT"
+echo "== checking against onnxruntime"
+.venv/bin/python - "$OUT" <<'PY'
+import sys, numpy as np, onnxruntime as ort
+out = sys.argv[1]
+want = ort.InferenceSession(f"{out}/mlp.onnx").run(None, {"x": np.load(f"{out}/x.npy")})[0]
+got = np.load(f"{out}/y.npy")
+ok = np.allclose(got, want, rtol=1e-4, atol=1e-5)
+print(f"max |ours - onnxruntime| = {np.abs(got - want).max():.2e}: {'match' if ok else 'MISMATCH'}")
+sys.exit(0 if ok else 1)
+PY
 echo "== the compiled artifact is $OUT/mlp.$TARGET.otsa; every stage can be"
 echo "   printed with: $BIN/onnx-tosa-compile $OUT/mlp.onnx --emit=onnx|tosa|linalg|gpu|ptx|spirv"

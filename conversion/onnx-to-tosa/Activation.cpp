@@ -72,8 +72,8 @@ LegalizeResult clip(NodeContext &ctx) {
     double hi = ctx.getFloat("max", std::numeric_limits<float>::max());
     if (lo <= hi)
       return Values{t.clamp(x, lo, hi)};
-    return Values{t.minimum(t.maximum(x, t.scalarLike(x, lo)),
-                            t.scalarLike(x, hi))};
+    return Values{
+        t.minimum(t.maximum(x, t.scalarLike(x, lo)), t.scalarLike(x, hi))};
   }
   if (failed(ctx.requireSameElementType(0, 3)))
     return failure();
@@ -119,8 +119,10 @@ LegalizeResult selu(NodeContext &ctx) {
   if (failed(x))
     return failure();
   TosaBuilder &t = ctx.tosa;
-  Value alpha = t.scalarLike(*x, ctx.getFloat("alpha", 1.67326319217681884765625f));
-  Value gamma = t.scalarLike(*x, ctx.getFloat("gamma", 1.05070102214813232421875f));
+  Value alpha =
+      t.scalarLike(*x, ctx.getFloat("alpha", 1.67326319217681884765625f));
+  Value gamma =
+      t.scalarLike(*x, ctx.getFloat("gamma", 1.05070102214813232421875f));
   Value negPart = t.sub(t.mul(alpha, t.unary<tosa::ExpOp>(*x)), alpha);
   Value positive = t.compare<tosa::GreaterOp>(*x, t.scalarLike(*x, 0));
   return Values{t.mul(gamma, t.select(positive, *x, negPart))};
@@ -230,6 +232,7 @@ LegalizeResult gelu(NodeContext &ctx) {
   return Values{t.mul(half, t.add(inner, t.scalarLike(*x, 1)))};
 }
 
+// clang-format off
 const OpLegalization kActivation[] = {
     {"Relu", 6, relu},
     {"LeakyRelu", 6, leakyRelu},
@@ -246,6 +249,7 @@ const OpLegalization kActivation[] = {
     {"ThresholdedRelu", 10, thresholdedRelu},
     {"Gelu", 20, gelu},
 };
+// clang-format on
 
 } // namespace
 

@@ -24,18 +24,18 @@ LegalizeResult constant(NodeContext &ctx) {
   if (ctx.hasAttr("value_float"))
     return Values{t.splat({}, b.getF32Type(), ctx.getFloat("value_float", 0))};
   if (ctx.hasAttr("value_int"))
-    return Values{t.constant(fromInts(
-        RankedTensorType::get({}, b.getI64Type()), {ctx.getInt("value_int", 0)}))};
+    return Values{t.constant(fromInts(RankedTensorType::get({}, b.getI64Type()),
+                                      {ctx.getInt("value_int", 0)}))};
   if (ctx.hasAttr("value_floats")) {
     SmallVector<float> v = ctx.getFloats("value_floats");
-    auto type = RankedTensorType::get({static_cast<int64_t>(v.size())},
-                                      b.getF32Type());
+    auto type =
+        RankedTensorType::get({static_cast<int64_t>(v.size())}, b.getF32Type());
     return Values{t.constant(DenseElementsAttr::get(type, ArrayRef<float>(v)))};
   }
   if (ctx.hasAttr("value_ints")) {
     Shape v = ctx.getInts("value_ints");
-    auto type = RankedTensorType::get({static_cast<int64_t>(v.size())},
-                                      b.getI64Type());
+    auto type =
+        RankedTensorType::get({static_cast<int64_t>(v.size())}, b.getI64Type());
     return Values{t.constant(fromInts(type, v))};
   }
   return ctx.fail("only the value, value_float(s) and value_int(s) "
@@ -53,7 +53,8 @@ LegalizeResult constantOfShape(NodeContext &ctx) {
   TosaBuilder &t = ctx.tosa;
   auto value = dyn_cast_or_null<DenseElementsAttr>(ctx.getAttr("value"));
   if (!value)
-    return Values{t.splat(shape, Float32Type::get(ctx.getLoc().getContext()), 0)};
+    return Values{
+        t.splat(shape, Float32Type::get(ctx.getLoc().getContext()), 0)};
   if (value.getNumElements() != 1)
     return ctx.fail("value must hold exactly one element");
   return Values{t.constant(DenseElementsAttr::get(
@@ -73,17 +74,18 @@ LegalizeResult shape(NodeContext &ctx) {
   int64_t start = clampAxis(ctx.getInt("start", 0));
   int64_t end = clampAxis(ctx.getInt("end", rank));
   end = std::max(start, end);
-  auto type = RankedTensorType::get({end - start},
-                                    IntegerType::get(ctx.getLoc().getContext(), 64));
-  return Values{ctx.tosa.constant(fromInts(type, in.slice(start, end - start)))};
+  auto type = RankedTensorType::get(
+      {end - start}, IntegerType::get(ctx.getLoc().getContext(), 64));
+  return Values{
+      ctx.tosa.constant(fromInts(type, in.slice(start, end - start)))};
 }
 
 /// Size: the number of elements, as an int64 scalar.
 LegalizeResult size(NodeContext &ctx) {
   if (failed(ctx.requireInputs(1)))
     return failure();
-  auto type =
-      RankedTensorType::get({}, IntegerType::get(ctx.getLoc().getContext(), 64));
+  auto type = RankedTensorType::get(
+      {}, IntegerType::get(ctx.getLoc().getContext(), 64));
   return Values{
       ctx.tosa.constant(fromInts(type, {product(ctx.inputShape(0))}))};
 }
@@ -115,6 +117,7 @@ LegalizeResult range(NodeContext &ctx) {
   return Values{ctx.tosa.constant(fromDoubles(type, values))};
 }
 
+// clang-format off
 const OpLegalization kConstant[] = {
     {"Constant", 1, constant},
     {"ConstantOfShape", 9, constantOfShape},
@@ -122,6 +125,7 @@ const OpLegalization kConstant[] = {
     {"Size", 1, size},
     {"Range", 11, range},
 };
+// clang-format on
 
 } // namespace
 

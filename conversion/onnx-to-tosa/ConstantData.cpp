@@ -42,17 +42,16 @@ Attribute elementAttr(Type elt, double value) {
   if (auto ft = dyn_cast<FloatType>(elt)) {
     APFloat f(value);
     bool losesInfo;
-    f.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven,
-              &losesInfo);
+    f.convert(ft.getFloatSemantics(), APFloat::rmNearestTiesToEven, &losesInfo);
     return FloatAttr::get(elt, f);
   }
   auto it = cast<IntegerType>(elt);
   if (it.getWidth() == 1)
     return BoolAttr::get(elt.getContext(), value != 0);
   return IntegerAttr::get(
-      elt, APInt(it.getWidth(), static_cast<uint64_t>(
-                                    static_cast<int64_t>(value)),
-                 /*isSigned=*/true, /*implicitTrunc=*/true));
+      elt,
+      APInt(it.getWidth(), static_cast<uint64_t>(static_cast<int64_t>(value)),
+            /*isSigned=*/true, /*implicitTrunc=*/true));
 }
 
 DenseElementsAttr fromDoubles(RankedTensorType type, ArrayRef<double> values) {
@@ -127,10 +126,9 @@ struct RawElements {
 
 /// Builds constant data of `outType` where output element at multi-index
 /// `idx` is element `src(idx).second` of source `src(idx).first`.
-static DenseElementsAttr
-remapElements(ArrayRef<DenseElementsAttr> sources, RankedTensorType outType,
-              function_ref<std::pair<unsigned, int64_t>(ArrayRef<int64_t>)>
-                  src) {
+static DenseElementsAttr remapElements(
+    ArrayRef<DenseElementsAttr> sources, RankedTensorType outType,
+    function_ref<std::pair<unsigned, int64_t>(ArrayRef<int64_t>)> src) {
   SmallVector<RawElements> raws;
   for (DenseElementsAttr s : sources)
     raws.emplace_back(s);
@@ -238,6 +236,50 @@ DenseElementsAttr tileAttr(DenseElementsAttr attr,
       from += (idx[i] % inShape[i]) * strides[i];
     return std::make_pair(0u, from);
   });
+}
+
+FailureOr<DenseElementsAttr>
+mapIntegers(ArrayRef<DenseElementsAttr> operands, RankedTensorType outType,
+            function_ref<std::optional<int64_t>(ArrayRef<int64_t>)> fn) {
+  ArrayRef<int64_t> outShape = outType.getShape();
+  int64_t rank = outShape.size();
+  SmallVector<SmallVector<int64_t>> values;
+  SmallVector<Shape> strides; // 0 along broadcast dimensions
+  for (DenseElementsAttr op : operands) {
+    values.push_back(toInts(op));
+    ArrayRef<int64_t> shape = cast<RankedTensorType>(op.getType()).getShape();
+    Shape s(rank, 0);
+    int64_t stride = 1;
+    for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+      s[rank - shape.size() + d] = shape[d] == 1 ? 0 : stride;
+      stride *= shape[d];
+    }
+    strides.push_back(s);
+  }
+  int64_t count = outType.getNumElements();
+  SmallVector<int64_t> out;
+  out.reserve(count);
+  Shape idx(rank, 0);
+  SmallVector<int64_t> args(operands.size());
+  for (int64_t linear = 0; linear < count; ++linear) {
+    for (size_t k = 0; k < operands.size(); ++k) {
+      int64_t from = 0;
+      for (int64_t d = 0; d < rank; ++d)
+        from += idx[d] * strides[k][d];
+      // A splat attribute holds a single value.
+      args[k] = values[k][values[k].size() == 1 ? 0 : from];
+    }
+    std::optional<int64_t> v = fn(args);
+    if (!v)
+      return failure();
+    out.push_back(*v);
+    for (int64_t d = rank - 1; d >= 0; --d) {
+      if (++idx[d] < outShape[d])
+        break;
+      idx[d] = 0;
+    }
+  }
+  return fromInts(outType, out);
 }
 
 } // namespace onnx_tosa

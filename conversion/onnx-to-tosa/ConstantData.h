@@ -11,7 +11,10 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/SmallVector.h"
+
+#include <optional>
 
 namespace onnx_tosa {
 
@@ -38,10 +41,18 @@ mlir::DenseElementsAttr transposeAttr(mlir::DenseElementsAttr attr,
 mlir::DenseElementsAttr sliceAttr(mlir::DenseElementsAttr attr,
                                   llvm::ArrayRef<int64_t> start,
                                   llvm::ArrayRef<int64_t> size);
-mlir::DenseElementsAttr concatAttr(llvm::ArrayRef<mlir::DenseElementsAttr> attrs,
-                                   int64_t axis);
+mlir::DenseElementsAttr
+concatAttr(llvm::ArrayRef<mlir::DenseElementsAttr> attrs, int64_t axis);
 mlir::DenseElementsAttr tileAttr(mlir::DenseElementsAttr attr,
                                  llvm::ArrayRef<int64_t> multiples);
+
+/// Applies `fn` elementwise to integer (or boolean) constants with numpy
+/// broadcasting; the result has `outType`, the broadcast shape. Fails when
+/// `fn` does (e.g. on a division by zero).
+mlir::FailureOr<mlir::DenseElementsAttr> mapIntegers(
+    llvm::ArrayRef<mlir::DenseElementsAttr> operands,
+    mlir::RankedTensorType outType,
+    llvm::function_ref<std::optional<int64_t>(llvm::ArrayRef<int64_t>)> fn);
 
 } // namespace onnx_tosa
 

@@ -41,16 +41,14 @@ LogicalResult checkOperands(NodeContext &ctx, unsigned n, Elt kind) {
 }
 
 /// A TOSA op of the same name.
-template <typename OpTy, Elt Kind>
-LegalizeResult unaryOp(NodeContext &ctx) {
+template <typename OpTy, Elt Kind> LegalizeResult unaryOp(NodeContext &ctx) {
   if (failed(checkOperands(ctx, 1, Kind)))
     return failure();
   return Values{ctx.tosa.unary<OpTy>(ctx.input(0))};
 }
 
 /// A TosaBuilder helper.
-template <UnaryBuild Build, Elt Kind>
-LegalizeResult unaryFn(NodeContext &ctx) {
+template <UnaryBuild Build, Elt Kind> LegalizeResult unaryFn(NodeContext &ctx) {
   if (failed(checkOperands(ctx, 1, Kind)))
     return failure();
   return Values{(ctx.tosa.*Build)(ctx.input(0))};
@@ -63,8 +61,7 @@ LegalizeResult binaryFn(NodeContext &ctx) {
   return Values{(ctx.tosa.*Build)(ctx.input(0), ctx.input(1))};
 }
 
-template <typename OpTy, Elt Kind>
-LegalizeResult binaryOp(NodeContext &ctx) {
+template <typename OpTy, Elt Kind> LegalizeResult binaryOp(NodeContext &ctx) {
   if (failed(checkOperands(ctx, 2, Kind)))
     return failure();
   return Values{ctx.tosa.binary<OpTy>(ctx.input(0), ctx.input(1))};
@@ -78,6 +75,17 @@ LegalizeResult compareOp(NodeContext &ctx) {
   Value a = ctx.input(0), b = ctx.input(1);
   if (Swap)
     std::swap(a, b);
+  // Integer constants (shape logic) compare at compile time.
+  Type i1 = IntegerType::get(a.getContext(), 1);
+  if (Value folded = ctx.tosa.foldIntegers({a, b}, i1, [](ArrayRef<int64_t> v) {
+        if constexpr (std::is_same_v<OpTy, tosa::EqualOp>)
+          return std::optional<int64_t>(v[0] == v[1]);
+        else if constexpr (std::is_same_v<OpTy, tosa::GreaterOp>)
+          return std::optional<int64_t>(v[0] > v[1]);
+        else
+          return std::optional<int64_t>(v[0] >= v[1]);
+      }))
+    return Values{folded};
   return Values{ctx.tosa.compare<OpTy>(a, b)};
 }
 
@@ -240,6 +248,7 @@ LegalizeResult castOp(NodeContext &ctx) {
   return Values{t.cast(x, to)};
 }
 
+// clang-format off
 const OpLegalization kElementwise[] = {
     // Unary math.
     {"Abs", 6, unaryOp<tosa::AbsOp, Elt::Number>},
@@ -289,6 +298,7 @@ const OpLegalization kElementwise[] = {
     // Type conversion.
     {"Cast", 6, castOp},
 };
+// clang-format on
 
 } // namespace
 

@@ -1,4 +1,4 @@
-//===- MatMul.cpp - MatMul and Gemm ----------------------------------------===//
+//===- MatMul.cpp - MatMul and Gemm ---------------------------------------===//
 //
 // tosa.matmul multiplies [N, M, K] by [N, K, P] with equal batch N on both
 // sides. ONNX MatMul follows numpy.matmul: 1-D operands gain (and lose) a
@@ -88,8 +88,8 @@ LegalizeResult gemm(NodeContext &ctx) {
                     llvm::to_string(a.getType()) + " and B' is " +
                     llvm::to_string(b.getType()));
 
-  Value y = t.reshape(t.matmul(t.reshape(a, {1, m, k}), t.reshape(b, {1, k, n})),
-                      {m, n});
+  Value y = t.reshape(
+      t.matmul(t.reshape(a, {1, m, k}), t.reshape(b, {1, k, n})), {m, n});
   double alpha = ctx.getFloat("alpha", 1.0f);
   if (alpha != 1.0)
     y = t.mul(y, t.scalarLike(y, alpha));
@@ -116,10 +116,12 @@ LegalizeResult gemm(NodeContext &ctx) {
   return Values{t.add(y, c)};
 }
 
+// clang-format off
 const OpLegalization kMatMul[] = {
     {"MatMul", 1, matmul},
     {"Gemm", 7, gemm},
 };
+// clang-format on
 
 } // namespace
 

@@ -29,7 +29,8 @@ std::optional<DenseElementsAttr> NodeContext::constantInput(unsigned i) const {
   return TosaBuilder::constantValue(input(i));
 }
 
-std::optional<SmallVector<int64_t>> NodeContext::constantInts(unsigned i) const {
+std::optional<SmallVector<int64_t>>
+NodeContext::constantInts(unsigned i) const {
   std::optional<DenseElementsAttr> attr = constantInput(i);
   if (!attr || !isa<IntegerType>(attr->getElementType()))
     return std::nullopt;
@@ -64,6 +65,26 @@ LogicalResult NodeContext::readIntsAttrOrInput(StringRef attrName,
   if (failed(requireConstantInts(inputIndex, attrName, ints)))
     return failure();
   out = std::move(ints);
+  return success();
+}
+
+LogicalResult NodeContext::normalizeAxes(Shape &axes, int64_t rank) {
+  for (int64_t &axis : axes) {
+    std::optional<int64_t> a = normalizeAxis(axis, rank);
+    if (!a)
+      return fail("axis " + Twine(axis) + " is out of range for rank " +
+                  Twine(rank));
+    axis = *a;
+  }
+  llvm::sort(axes);
+  if (std::adjacent_find(axes.begin(), axes.end()) != axes.end())
+    return fail("axes contain duplicates");
+  return success();
+}
+
+LogicalResult NodeContext::requireNonEmpty(ArrayRef<int64_t> shape) {
+  if (llvm::is_contained(shape, 0))
+    return fail("produces an empty tensor, which TOSA cannot represent");
   return success();
 }
 
@@ -130,20 +151,34 @@ bool accepts(Elt kind, Type t) {
 Type onnxElementType(MLIRContext *ctx, int64_t dataType) {
   Builder b(ctx);
   switch (dataType) {
-  case 1: return b.getF32Type();
-  case 2: return b.getIntegerType(8, /*isSigned=*/false);
-  case 3: return b.getIntegerType(8);
-  case 4: return b.getIntegerType(16, /*isSigned=*/false);
-  case 5: return b.getIntegerType(16);
-  case 6: return b.getIntegerType(32);
-  case 7: return b.getIntegerType(64);
-  case 9: return b.getI1Type();
-  case 10: return b.getF16Type();
-  case 11: return b.getF64Type();
-  case 12: return b.getIntegerType(32, /*isSigned=*/false);
-  case 13: return b.getIntegerType(64, /*isSigned=*/false);
-  case 16: return b.getBF16Type();
-  default: return {};
+  case 1:
+    return b.getF32Type();
+  case 2:
+    return b.getIntegerType(8, /*isSigned=*/false);
+  case 3:
+    return b.getIntegerType(8);
+  case 4:
+    return b.getIntegerType(16, /*isSigned=*/false);
+  case 5:
+    return b.getIntegerType(16);
+  case 6:
+    return b.getIntegerType(32);
+  case 7:
+    return b.getIntegerType(64);
+  case 9:
+    return b.getI1Type();
+  case 10:
+    return b.getF16Type();
+  case 11:
+    return b.getF64Type();
+  case 12:
+    return b.getIntegerType(32, /*isSigned=*/false);
+  case 13:
+    return b.getIntegerType(64, /*isSigned=*/false);
+  case 16:
+    return b.getBF16Type();
+  default:
+    return {};
   }
 }
 

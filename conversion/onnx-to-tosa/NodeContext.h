@@ -1,4 +1,4 @@
-//===- NodeContext.h - What a legalization sees of one ONNX node -*- C++ -*-===//
+//===- NodeContext.h - What a handler sees of one ONNX node -----*- C++ -*-===//
 //
 // A handler legalizes one onnx.node: it reads inputs and attributes through a
 // NodeContext, builds TOSA through `ctx.tosa`, and returns one value per ONNX
@@ -75,6 +75,12 @@ public:
                                           int64_t inputSince,
                                           std::optional<Shape> &out);
 
+  /// Maps every axis of `axes` into [0, rank) (ONNX allows negative axes);
+  /// fails on out-of-range or repeated axes. Sorts them.
+  mlir::LogicalResult normalizeAxes(Shape &axes, int64_t rank);
+  /// Fails when `shape` has a zero dimension (TOSA tensors cannot be empty).
+  mlir::LogicalResult requireNonEmpty(llvm::ArrayRef<int64_t> shape);
+
   /// Number of outputs the node declares.
   unsigned numOutputs() const { return node.getOutputs().size(); }
   /// Whether output `i` exists and is read by anything.
@@ -134,6 +140,8 @@ llvm::ArrayRef<OpLegalization> getConvLegalizations();
 llvm::ArrayRef<OpLegalization> getPoolLegalizations();
 llvm::ArrayRef<OpLegalization> getNormalizationLegalizations();
 llvm::ArrayRef<OpLegalization> getReductionLegalizations();
+llvm::ArrayRef<OpLegalization> getResizeLegalizations();
+llvm::ArrayRef<OpLegalization> getReshapeLegalizations();
 llvm::ArrayRef<OpLegalization> getTensorLegalizations();
 llvm::ArrayRef<OpLegalization> getConstantLegalizations();
 

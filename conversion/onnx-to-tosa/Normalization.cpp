@@ -1,4 +1,4 @@
-//===- Normalization.cpp - BatchNorm, LayerNorm, InstanceNorm, LRN, Softmax ===//
+//===- Normalization.cpp - BatchNorm, LayerNorm, Softmax, ... -------------===//
 #include "conversion/onnx-to-tosa/NodeContext.h"
 
 #include <cmath>
@@ -72,13 +72,12 @@ std::pair<Value, Value> moments(TosaBuilder &t, Value x, ArrayRef<int64_t> axes,
   Value mean = t.reduceMean(x, axes);
   Value centered = t.sub(x, mean);
   Value var = t.reduceMean(t.mul(centered, centered), axes);
-  Value invStd =
-      t.unary<tosa::RsqrtOp>(t.add(var, t.scalarLike(var, epsilon)));
+  Value invStd = t.unary<tosa::RsqrtOp>(t.add(var, t.scalarLike(var, epsilon)));
   return {mean, invStd};
 }
 
 /// LayerNormalization over dimensions [axis, rank); optional outputs Mean
-/// and InvStdDev.
+/// and InvStdDev (kept dimensions).
 LegalizeResult layerNorm(NodeContext &ctx) {
   if (failed(ctx.requireInputs(2)) ||
       failed(ctx.requireElementType(0, Elt::Float)) ||
@@ -100,11 +99,19 @@ LegalizeResult layerNorm(NodeContext &ctx) {
     if (!s || ArrayRef<int64_t>(*s) != t.shapeOf(x))
       return ctx.fail("input " + Twine(i) + " does not broadcast to X");
   }
-  auto [mean, invStd] = moments(t, x, axes, ctx.getFloat("epsilon", 1e-5f));
-  Value y = t.mul(t.mul(t.sub(x, mean), invStd), ctx.input(1));
+  // stash_type = 1 (the default): statistics in f32 even for f16 data;
+  // Mean and InvStdDev are f32 outputs then.
+  Type elt = t.elementTypeOf(x);
+  Type stash = ctx.getInt("stash_type", 1) == 1
+                   ? Type(Float32Type::get(x.getContext()))
+                   : elt;
+  auto [mean, invStd] =
+      moments(t, t.cast(x, stash), axes, ctx.getFloat("epsilon", 1e-5f));
+  Value y = t.mul(t.mul(t.sub(t.cast(x, stash), mean), invStd),
+                  t.cast(ctx.input(1), stash));
   if (ctx.hasInput(2))
-    y = t.add(y, ctx.input(2));
-  return Values{y, mean, invStd};
+    y = t.add(y, t.cast(ctx.input(2), stash));
+  return Values{t.cast(y, elt), mean, invStd};
 }
 
 /// InstanceNormalization: per (n, c), over the spatial dimensions.
@@ -153,8 +160,8 @@ LegalizeResult lrn(NodeContext &ctx) {
   Value sum = t.sliceAxis(squares, 1, 0, c);
   for (int64_t i = 1; i < size; ++i)
     sum = t.add(sum, t.sliceAxis(squares, 1, i, c));
-  double alpha = ctx.getFloat("alpha", 1e-4f), beta = ctx.getFloat("beta", 0.75f),
-         bias = ctx.getFloat("bias", 1.0f);
+  double alpha = ctx.getFloat("alpha", 1e-4f),
+         beta = ctx.getFloat("beta", 0.75f), bias = ctx.getFloat("bias", 1.0f);
   Value base = t.add(t.mul(sum, t.scalarLike(sum, alpha / size)),
                      t.scalarLike(sum, bias));
   return Values{t.mul(x, t.pow(base, t.scalarLike(base, -beta)))};
@@ -164,8 +171,7 @@ LegalizeResult lrn(NodeContext &ctx) {
 /// `axis` (default 1) and normalized over all dimensions from `axis` on; from
 /// 13 over the single dimension `axis` (default -1). Max-subtracted for
 /// stability.
-template <bool Log>
-LegalizeResult softmax(NodeContext &ctx) {
+template <bool Log> LegalizeResult softmax(NodeContext &ctx) {
   if (failed(ctx.requireInputs(1)) ||
       failed(ctx.requireElementType(0, Elt::Float)))
     return failure();
@@ -177,8 +183,7 @@ LegalizeResult softmax(NodeContext &ctx) {
   std::optional<int64_t> axis =
       normalizeAxis(ctx.getInt("axis", legacy ? 1 : -1), rank);
   if (rank == 0 || !axis)
-    return ctx.fail("axis is out of range for an input of rank " +
-                    Twine(rank));
+    return ctx.fail("axis is out of range for an input of rank " + Twine(rank));
   Value in = x;
   int64_t reduceAxis = *axis;
   if (legacy) {
@@ -194,6 +199,7 @@ LegalizeResult softmax(NodeContext &ctx) {
   return Values{t.reshape(y, shape)};
 }
 
+// clang-format off
 const OpLegalization kNormalization[] = {
     {"BatchNormalization", 6, batchNorm},
     {"LayerNormalization", 17, layerNorm},
@@ -202,6 +208,7 @@ const OpLegalization kNormalization[] = {
     {"Softmax", 1, softmax</*Log=*/false>},
     {"LogSoftmax", 1, softmax</*Log=*/true>},
 };
+// clang-format on
 
 } // namespace
 

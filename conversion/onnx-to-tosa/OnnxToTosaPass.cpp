@@ -11,15 +11,18 @@
 // results, whose types in the onnx dialect may be unknown.
 //
 //===----------------------------------------------------------------------===//
-#include "conversion/onnx-to-tosa/OnnxToTosa.h"
 #include "conversion/onnx-to-tosa/NodeContext.h"
+#include "conversion/onnx-to-tosa/OnnxToTosa.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Pass/Pass.h"
-#include "mlir/Transforms/RegionUtils.h"
+#include "mlir/Transforms/CSE.h"
 #include "llvm/ADT/StringMap.h"
 
 using namespace mlir;
@@ -38,15 +41,16 @@ public:
          {getElementwiseLegalizations(), getActivationLegalizations(),
           getMatMulLegalizations(), getConvLegalizations(),
           getPoolLegalizations(), getNormalizationLegalizations(),
-          getReductionLegalizations(), getTensorLegalizations(),
+          getReductionLegalizations(), getResizeLegalizations(),
+          getReshapeLegalizations(), getTensorLegalizations(),
           getConstantLegalizations()})
       for (const OpLegalization &row : table)
         rows[key(row.domain, row.opType)].push_back(&row);
     for (auto &entry : rows)
-      llvm::sort(entry.second, [](const OpLegalization *a,
-                                  const OpLegalization *b) {
-        return a->sinceVersion < b->sinceVersion;
-      });
+      llvm::sort(entry.second,
+                 [](const OpLegalization *a, const OpLegalization *b) {
+                   return a->sinceVersion < b->sinceVersion;
+                 });
   }
 
   /// The row for `opset`, or null. `firstVersion` is set to the oldest
@@ -111,8 +115,8 @@ std::optional<StringRef> unsupportedElementType(Type type) {
 /// through it at run time, and it verifies.
 LogicalResult checkCreatedOp(onnx::NodeOp node, Operation *op) {
   if (!isa<tosa::ConstOp, tosa::ConstShapeOp>(op)) {
-    for (Type t : llvm::concat<Type>(op->getOperandTypes(),
-                                     op->getResultTypes()))
+    for (Type t :
+         llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
       if (std::optional<StringRef> kind = unsupportedElementType(t))
         return nodeError(node, "needs " + *kind +
                                    " data at run time, which TOSA 1.0 "
@@ -236,6 +240,11 @@ LogicalResult convertFunction(func::FuncOp func) {
   for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body)))
     if (isa<onnx::NoneOp>(op) || isOpTriviallyDead(&op))
       op.erase();
+  // Handlers build their small constants (zero points, shifts, shapes) where
+  // they need them; keep one of each.
+  IRRewriter rewriter(func.getContext());
+  DominanceInfo dominance(func);
+  eliminateCommonSubExpressions(rewriter, dominance, func);
 
   for (auto constant : body.getOps<tosa::ConstOp>())
     if (constant.getType().getNumElements() == 0)
@@ -253,12 +262,10 @@ LogicalResult convertFunction(func::FuncOp func) {
       return terminator->emitError()
              << "graph output " << i
              << (name ? " '" + name.getValue().str() + "'" : std::string())
-             << " is " << *kind
-             << " data, which TOSA 1.0 cannot represent";
+             << " is " << *kind << " data, which TOSA 1.0 cannot represent";
     }
   }
-  func.setType(FunctionType::get(func.getContext(),
-                                 body.getArgumentTypes(),
+  func.setType(FunctionType::get(func.getContext(), body.getArgumentTypes(),
                                  terminator->getOperandTypes()));
   return success();
 }

@@ -17,8 +17,7 @@ namespace {
 
 enum class PoolKind { Max, Average };
 
-template <PoolKind Kind>
-LegalizeResult pool(NodeContext &ctx) {
+template <PoolKind Kind> LegalizeResult pool(NodeContext &ctx) {
   if (failed(ctx.requireInputs(1)) ||
       failed(ctx.requireElementType(0, Elt::Float)))
     return failure();
@@ -33,8 +32,8 @@ LegalizeResult pool(NodeContext &ctx) {
   Shape kernel = ctx.getInts("kernel_shape");
   if (static_cast<int64_t>(kernel.size()) != rank - 2)
     return ctx.fail("kernel_shape must have one entry per spatial dimension");
-  FailureOr<Window> win = computeWindow(ctx, t.shapeOf(x).drop_front(2),
-                                        kernel, ctx.getInt("ceil_mode", 0));
+  FailureOr<Window> win = computeWindow(ctx, t.shapeOf(x).drop_front(2), kernel,
+                                        ctx.getInt("ceil_mode", 0));
   if (failed(win))
     return failure();
   if (llvm::any_of(win->dilations, [](int64_t d) { return d != 1; }))
@@ -50,8 +49,8 @@ LegalizeResult pool(NodeContext &ctx) {
     expandWindowTo2D(*win);
   }
   Value xl = t.toChannelsLast(x);
-  bool includePad = Kind == PoolKind::Average &&
-                    ctx.getInt("count_include_pad", 0) != 0;
+  bool includePad =
+      Kind == PoolKind::Average && ctx.getInt("count_include_pad", 0) != 0;
   if (includePad) {
     xl = t.pad(xl,
                {0, 0, win->padBegin[0], win->padEnd[0], win->padBegin[1],
@@ -63,8 +62,8 @@ LegalizeResult pool(NodeContext &ctx) {
   Shape pads = fitPadsToTosa(t, *win, xl);
 
   Type elt = t.elementTypeOf(xl);
-  auto type = RankedTensorType::get({n, win->output[0], win->output[1], c},
-                                    elt);
+  auto type =
+      RankedTensorType::get({n, win->output[0], win->output[1], c}, elt);
   OpBuilder &b = t.getBuilder();
   Value y;
   if (Kind == PoolKind::Max) {
@@ -72,9 +71,8 @@ LegalizeResult pool(NodeContext &ctx) {
                                   win->strides, pads);
   } else {
     Value zp = t.zeroPoint(elt);
-    y = tosa::AvgPool2dOp::create(b, t.getLoc(), type, xl, zp, zp,
-                                  win->kernel, win->strides, pads,
-                                  b.getF32Type());
+    y = tosa::AvgPool2dOp::create(b, t.getLoc(), type, xl, zp, zp, win->kernel,
+                                  win->strides, pads, b.getF32Type());
   }
   y = t.toChannelsFirst(y);
   if (rank == 3)
@@ -84,8 +82,7 @@ LegalizeResult pool(NodeContext &ctx) {
 
 /// GlobalAveragePool / GlobalMaxPool: reduce every spatial dimension, kept
 /// as 1.
-template <PoolKind Kind>
-LegalizeResult globalPool(NodeContext &ctx) {
+template <PoolKind Kind> LegalizeResult globalPool(NodeContext &ctx) {
   if (failed(ctx.requireInputs(1)) ||
       failed(ctx.requireElementType(0, Elt::Float)))
     return failure();
@@ -101,12 +98,14 @@ LegalizeResult globalPool(NodeContext &ctx) {
   return Values{ctx.tosa.reduceMean(x, axes)};
 }
 
+// clang-format off
 const OpLegalization kPool[] = {
     {"MaxPool", 1, pool<PoolKind::Max>},
     {"AveragePool", 1, pool<PoolKind::Average>},
     {"GlobalAveragePool", 1, globalPool<PoolKind::Average>},
     {"GlobalMaxPool", 1, globalPool<PoolKind::Max>},
 };
+// clang-format on
 
 } // namespace
 

@@ -51,8 +51,7 @@ Value logSumExp(TosaBuilder &t, Value x, ArrayRef<int64_t> axes) {
 
 template <Reducer Reduce, int64_t AxesInputSince, Elt Kind = Elt::Float>
 LegalizeResult reduceOp(NodeContext &ctx) {
-  if (failed(ctx.requireInputs(1)) ||
-      failed(ctx.requireElementType(0, Kind)))
+  if (failed(ctx.requireInputs(1)) || failed(ctx.requireElementType(0, Kind)))
     return failure();
   Value x = ctx.input(0);
   int64_t rank = ctx.inputRank(0);
@@ -76,8 +75,8 @@ LegalizeResult reduceOp(NodeContext &ctx) {
   llvm::sort(axes);
   axes.erase(std::unique(axes.begin(), axes.end()), axes.end());
   if (rank == 0) // a scalar reduces to itself
-    return Values{ctx.tosa.reshape(
-        Reduce(ctx.tosa, ctx.tosa.reshape(x, {1}), {0}), {})};
+    return Values{
+        ctx.tosa.reshape(Reduce(ctx.tosa, ctx.tosa.reshape(x, {1}), {0}), {})};
 
   Value y = Reduce(ctx.tosa, x, axes);
   if (!ctx.getInt("keepdims", 1)) {
@@ -95,6 +94,7 @@ LegalizeResult argReduce(NodeContext &ctx) {
   return ctx.fail("produces int64 indices, which TOSA 1.0 cannot represent");
 }
 
+// clang-format off
 const OpLegalization kReduction[] = {
     {"ReduceSum", 1, reduceOp<sum, 13, Elt::Number>},
     {"ReduceMean", 1, reduceOp<mean, 18>},
@@ -109,6 +109,7 @@ const OpLegalization kReduction[] = {
     {"ArgMax", 1, argReduce},
     {"ArgMin", 1, argReduce},
 };
+// clang-format on
 
 } // namespace
 

@@ -1,6 +1,6 @@
-//===- Tensor.cpp - Reshape, Flatten, Squeeze, Transpose, Concat, Split... ===//
+//===- Tensor.cpp - Concat, Split, Slice, Gather, Expand, Tile, Pad -------===//
 //
-// Data movement. Shapes, axes and sizes that ONNX passes as int64 tensors
+// Data movement. Sizes, indices and pads that ONNX passes as int64 tensors
 // must be compile-time constants: they become TOSA attributes and shape
 // values, and nothing int64 is left at run time.
 //
@@ -11,154 +11,6 @@ using namespace mlir;
 
 namespace onnx_tosa {
 namespace {
-
-/// Normalizes every axis of `axes` against `rank`; fails on duplicates or
-/// out-of-range axes.
-LogicalResult normalizeAxes(NodeContext &ctx, Shape &axes, int64_t rank) {
-  for (int64_t &axis : axes) {
-    std::optional<int64_t> a = normalizeAxis(axis, rank);
-    if (!a)
-      return ctx.fail("axis " + Twine(axis) + " is out of range for rank " +
-                      Twine(rank));
-    axis = *a;
-  }
-  llvm::sort(axes);
-  if (std::adjacent_find(axes.begin(), axes.end()) != axes.end())
-    return ctx.fail("axes contain duplicates");
-  return success();
-}
-
-LogicalResult requireNonEmpty(NodeContext &ctx, ArrayRef<int64_t> shape) {
-  if (llvm::is_contained(shape, 0))
-    return ctx.fail("produces an empty tensor, which TOSA cannot represent");
-  return success();
-}
-
-/// Reshape: 0 copies the input dimension (unless allowzero = 1), -1 is
-/// inferred.
-LegalizeResult reshape(NodeContext &ctx) {
-  if (failed(ctx.requireInputs(2)))
-    return failure();
-  Shape shape;
-  if (failed(ctx.requireConstantInts(1, "shape", shape)))
-    return failure();
-  ArrayRef<int64_t> in = ctx.inputShape(0);
-  bool allowZero = ctx.getInt("allowzero", 0);
-  int64_t inferred = -1, known = 1;
-  for (auto [i, d] : llvm::enumerate(shape)) {
-    if (d == 0 && !allowZero) {
-      if (i >= in.size())
-        return ctx.fail("shape copies dimension " + Twine(i) +
-                        ", which the input does not have");
-      d = in[i];
-    }
-    if (d == -1) {
-      if (inferred >= 0)
-        return ctx.fail("shape has more than one -1");
-      inferred = i;
-    } else if (d < 0) {
-      return ctx.fail("shape has a negative dimension");
-    } else {
-      known *= d;
-    }
-  }
-  int64_t total = product(in);
-  if (inferred >= 0) {
-    if (known == 0 || total % known)
-      return ctx.fail("cannot infer the -1 dimension");
-    shape[inferred] = total / known;
-  } else if (known != total) {
-    return ctx.fail("shape has " + Twine(known) + " elements but the input " +
-                    Twine(total));
-  }
-  if (failed(requireNonEmpty(ctx, shape)))
-    return failure();
-  return Values{ctx.tosa.reshape(ctx.input(0), shape)};
-}
-
-/// Flatten: [d0 * ... * d(axis-1), d(axis) * ... * dn]; axis in [-r, r].
-LegalizeResult flatten(NodeContext &ctx) {
-  if (failed(ctx.requireInputs(1)))
-    return failure();
-  ArrayRef<int64_t> in = ctx.inputShape(0);
-  int64_t rank = in.size(), axis = ctx.getInt("axis", 1);
-  if (axis < 0)
-    axis += rank;
-  if (axis < 0 || axis > rank)
-    return ctx.fail("axis is out of range");
-  return Values{ctx.tosa.reshape(
-      ctx.input(0), {product(in.take_front(axis)), product(in.drop_front(axis))})};
-}
-
-/// Squeeze: axes attribute before 13, optional input from 13; none given
-/// removes every dimension of size 1.
-LegalizeResult squeeze(NodeContext &ctx) {
-  if (failed(ctx.requireInputs(1)))
-    return failure();
-  std::optional<Shape> axes;
-  if (failed(ctx.readIntsAttrOrInput("axes", 1, 13, axes)))
-    return failure();
-  ArrayRef<int64_t> in = ctx.inputShape(0);
-  Shape drop;
-  if (axes) {
-    drop = *axes;
-    if (failed(normalizeAxes(ctx, drop, in.size())))
-      return failure();
-    for (int64_t a : drop)
-      if (in[a] != 1)
-        return ctx.fail("cannot squeeze axis " + Twine(a) + " of size " +
-                        Twine(in[a]));
-  } else {
-    for (auto [i, d] : llvm::enumerate(in))
-      if (d == 1)
-        drop.push_back(i);
-  }
-  Shape out;
-  for (auto [i, d] : llvm::enumerate(in))
-    if (!llvm::is_contained(drop, static_cast<int64_t>(i)))
-      out.push_back(d);
-  return Values{ctx.tosa.reshape(ctx.input(0), out)};
-}
-
-/// Unsqueeze: axes (relative to the output rank) attribute before 13, input
-/// from 13.
-LegalizeResult unsqueeze(NodeContext &ctx) {
-  if (failed(ctx.requireInputs(1)))
-    return failure();
-  std::optional<Shape> axes;
-  if (failed(ctx.readIntsAttrOrInput("axes", 1, 13, axes)))
-    return failure();
-  if (!axes)
-    return ctx.fail("axes are required");
-  ArrayRef<int64_t> in = ctx.inputShape(0);
-  int64_t outRank = in.size() + axes->size();
-  if (failed(normalizeAxes(ctx, *axes, outRank)))
-    return failure();
-  Shape out;
-  const int64_t *next = in.begin();
-  for (int64_t i = 0; i < outRank; ++i)
-    out.push_back(llvm::is_contained(*axes, i) ? 1 : *next++);
-  return Values{ctx.tosa.reshape(ctx.input(0), out)};
-}
-
-/// Transpose: perm defaults to reversing the dimensions.
-LegalizeResult transpose(NodeContext &ctx) {
-  if (failed(ctx.requireInputs(1)))
-    return failure();
-  int64_t rank = ctx.inputRank(0);
-  Shape perm;
-  for (int64_t i = rank - 1; i >= 0; --i)
-    perm.push_back(i);
-  perm = ctx.getInts("perm", perm);
-  Shape sorted(perm);
-  llvm::sort(sorted);
-  for (int64_t i = 0; i < rank; ++i)
-    if (static_cast<int64_t>(sorted.size()) != rank || sorted[i] != i)
-      return ctx.fail("perm is not a permutation of the input's dimensions");
-  if (rank == 0)
-    return Values{ctx.input(0)};
-  return Values{ctx.tosa.transpose(ctx.input(0), perm)};
-}
 
 /// Concat along `axis`; empty inputs are dropped.
 LegalizeResult concat(NodeContext &ctx) {
@@ -177,7 +29,8 @@ LegalizeResult concat(NodeContext &ctx) {
       return ctx.fail("inputs have different ranks");
     for (int64_t d = 0; d < rank; ++d)
       if (d != *axis && s[d] != ctx.inputShape(0)[d])
-        return ctx.fail("input " + Twine(i) + " differs from input 0 outside "
+        return ctx.fail("input " + Twine(i) +
+                        " differs from input 0 outside "
                         "the concatenation axis");
     if (s[*axis] != 0)
       parts.push_back(ctx.input(i));
@@ -205,8 +58,8 @@ LegalizeResult split(NodeContext &ctx) {
       parts = ctx.getInt("num_outputs", parts);
     int64_t chunk = (dim + parts - 1) / parts;
     if (ctx.getOpset() < 18 && dim % parts)
-      return ctx.fail("dimension " + Twine(dim) + " does not split evenly into " +
-                      Twine(parts) + " parts");
+      return ctx.fail("dimension " + Twine(dim) +
+                      " does not split evenly into " + Twine(parts) + " parts");
     sizes.emplace();
     for (int64_t i = 0, left = dim; i < parts; ++i, left -= chunk)
       sizes->push_back(std::min(chunk, left));
@@ -260,8 +113,7 @@ LegalizeResult slice(NodeContext &ctx) {
   } else {
     if (failed(ctx.requireConstantInts(1, "starts", starts)) ||
         failed(ctx.requireConstantInts(2, "ends", ends)) ||
-        (ctx.hasInput(3) &&
-         failed(ctx.requireConstantInts(3, "axes", axes))) ||
+        (ctx.hasInput(3) && failed(ctx.requireConstantInts(3, "axes", axes))) ||
         (ctx.hasInput(4) && failed(ctx.requireConstantInts(4, "steps", steps))))
       return failure();
   }
@@ -313,8 +165,8 @@ LegalizeResult slice(NodeContext &ctx) {
   return Values{x};
 }
 
-/// Gather along `axis` with constant indices: few indices become slices (so
-/// shape arithmetic on constants folds), more a tosa.gather.
+/// Gather along `axis` with constant indices (see TosaBuilder::gatherAxis;
+/// on constants it folds, which covers shape arithmetic).
 LegalizeResult gather(NodeContext &ctx) {
   if (failed(ctx.requireInputs(2)))
     return failure();
@@ -337,30 +189,10 @@ LegalizeResult gather(NodeContext &ctx) {
   Shape outShape(in.take_front(*axis));
   llvm::append_range(outShape, ctx.inputShape(1));
   llvm::append_range(outShape, in.drop_front(*axis + 1));
-  if (failed(requireNonEmpty(ctx, outShape)))
+  if (failed(ctx.requireNonEmpty(outShape)))
     return failure();
 
-  if (indices.size() <= 16 || !accepts(Elt::Number, t.elementTypeOf(data))) {
-    SmallVector<Value> parts;
-    for (int64_t idx : indices)
-      parts.push_back(t.sliceAxis(data, *axis, idx, 1));
-    return Values{t.reshape(t.concat(parts, *axis), outShape)};
-  }
-  // tosa.gather: values [N, K, C], indices [N, W] -> [N, W, C].
-  int64_t outer = product(in.take_front(*axis));
-  int64_t inner = product(in.drop_front(*axis + 1));
-  int64_t w = indices.size();
-  Shape tiled;
-  for (int64_t n = 0; n < outer; ++n)
-    llvm::append_range(tiled, indices);
-  auto idxType = RankedTensorType::get({outer, w},
-                                       t.getBuilder().getI32Type());
-  Value values = t.reshape(data, {outer, dim, inner});
-  auto type = RankedTensorType::get({outer, w, inner}, t.elementTypeOf(data));
-  Value gathered =
-      tosa::GatherOp::create(t.getBuilder(), t.getLoc(), type, values,
-                             t.constant(fromInts(idxType, tiled)));
-  return Values{t.reshape(gathered, outShape)};
+  return Values{t.reshape(t.gatherAxis(data, *axis, indices), outShape)};
 }
 
 /// Expand: numpy (bidirectional) broadcast to a constant shape.
@@ -373,7 +205,7 @@ LegalizeResult expand(NodeContext &ctx) {
   std::optional<Shape> out = broadcastShapes(ctx.inputShape(0), shape);
   if (!out)
     return ctx.fail("shape does not broadcast with the input");
-  if (failed(requireNonEmpty(ctx, *out)))
+  if (failed(ctx.requireNonEmpty(*out)))
     return failure();
   return Values{ctx.tosa.broadcastTo(ctx.input(0), *out)};
 }
@@ -462,10 +294,10 @@ LegalizeResult pad(NodeContext &ctx) {
       return t.tile(t.sliceAxis(x, d, at, 1), reps);
     };
     if (before[d] > 0)
-      parts.push_back(
-          mode == "edge"      ? edge(0, before[d])
-          : mode == "reflect" ? t.reverse(t.sliceAxis(x, d, 1, before[d]), d)
-                              : t.sliceAxis(x, d, dim - before[d], before[d]));
+      parts.push_back(mode == "edge" ? edge(0, before[d])
+                      : mode == "reflect"
+                          ? t.reverse(t.sliceAxis(x, d, 1, before[d]), d)
+                          : t.sliceAxis(x, d, dim - before[d], before[d]));
     parts.push_back(x);
     if (after[d] > 0)
       parts.push_back(
@@ -478,40 +310,8 @@ LegalizeResult pad(NodeContext &ctx) {
   return Values{x};
 }
 
-/// Identity, and Dropout in inference (its optional mask is all ones/true).
-LegalizeResult identity(NodeContext &ctx) {
-  if (failed(ctx.requireInputs(1)))
-    return failure();
-  return Values{ctx.input(0)};
-}
-
-LegalizeResult dropout(NodeContext &ctx) {
-  if (failed(ctx.requireInputs(1)))
-    return failure();
-  if (ctx.getOpset() >= 12 && ctx.hasInput(2)) {
-    std::optional<SmallVector<int64_t>> training = ctx.constantInts(2);
-    if (!training)
-      return ctx.fail("training_mode must be a compile-time constant");
-    if (training->front() != 0)
-      return ctx.fail("training_mode=true is not supported");
-  }
-  Values outs{ctx.input(0)};
-  if (ctx.outputUsed(1)) {
-    // The mask is boolean from opset 10, of the input's type before.
-    TosaBuilder &t = ctx.tosa;
-    Type maskType = ctx.getOpset() >= 10 ? t.getBuilder().getI1Type()
-                                         : t.elementTypeOf(ctx.input(0));
-    outs.push_back(t.splat(ctx.inputShape(0), maskType, 1));
-  }
-  return outs;
-}
-
+// clang-format off
 const OpLegalization kTensor[] = {
-    {"Reshape", 5, reshape},
-    {"Flatten", 1, flatten},
-    {"Squeeze", 1, squeeze},
-    {"Unsqueeze", 1, unsqueeze},
-    {"Transpose", 1, transpose},
     {"Concat", 1, concat},
     {"Split", 2, split},
     {"Slice", 1, slice},
@@ -519,9 +319,8 @@ const OpLegalization kTensor[] = {
     {"Expand", 8, expand},
     {"Tile", 6, tile},
     {"Pad", 2, pad},
-    {"Identity", 1, identity},
-    {"Dropout", 1, dropout},
 };
+// clang-format on
 
 } // namespace
 

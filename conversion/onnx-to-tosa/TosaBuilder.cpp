@@ -66,7 +66,8 @@ Value TosaBuilder::constant(ElementsAttr values) {
 Value TosaBuilder::splat(ArrayRef<int64_t> shape, Type elementType,
                          double value) {
   auto type = RankedTensorType::get(shape, elementType);
-  return constant(DenseElementsAttr::get(type, elementAttr(elementType, value)));
+  return constant(
+      DenseElementsAttr::get(type, elementAttr(elementType, value)));
 }
 
 Value TosaBuilder::scalarLike(Value like, double value) {
@@ -151,6 +152,27 @@ Value TosaBuilder::pad(Value v, ArrayRef<int64_t> lowHigh, double value) {
   Shape shape(shapeOf(v));
   for (size_t i = 0; i < shape.size(); ++i)
     shape[i] += lowHigh[2 * i] + lowHigh[2 * i + 1];
+  if (std::optional<DenseElementsAttr> attr = constantValue(v)) {
+    // Fold: concatenate constant blocks around the data, one axis at a time.
+    DenseElementsAttr padded = *attr;
+    Attribute fill = elementAttr(elementTypeOf(v), value);
+    for (size_t i = 0; i < shape.size(); ++i) {
+      SmallVector<DenseElementsAttr> parts;
+      Shape blockShape(
+          llvm::cast<RankedTensorType>(padded.getType()).getShape());
+      for (int64_t size : {lowHigh[2 * i], int64_t(-1), lowHigh[2 * i + 1]}) {
+        if (size == -1) {
+          parts.push_back(padded);
+        } else if (size > 0) {
+          blockShape[i] = size;
+          parts.push_back(DenseElementsAttr::get(
+              RankedTensorType::get(blockShape, elementTypeOf(v)), fill));
+        }
+      }
+      padded = parts.size() == 1 ? padded : concatAttr(parts, i);
+    }
+    return constant(padded);
+  }
   Value padConst = splat({1}, elementTypeOf(v), value);
   return tosa::PadOp::create(b, loc,
                              RankedTensorType::get(shape, elementTypeOf(v)), v,
@@ -185,6 +207,74 @@ Value TosaBuilder::tile(Value v, ArrayRef<int64_t> multiples) {
   if (auto attr = constantValue(v))
     return constant(tileAttr(*attr, multiples));
   return tosa::TileOp::create(b, loc, type, v, constShape(multiples));
+}
+
+Value TosaBuilder::gatherAxis(Value v, int64_t axis,
+                              ArrayRef<int64_t> indices) {
+  ArrayRef<int64_t> shape = shapeOf(v);
+  int64_t dim = shape[axis], count = indices.size();
+  auto isRun = [&](size_t from, size_t to) {
+    for (size_t i = from + 1; i < to; ++i)
+      if (indices[i] != indices[i - 1] + 1)
+        return false;
+    return true;
+  };
+  if (isRun(0, count))
+    return sliceAxis(v, axis, indices.front(), count);
+
+  // Each of 0..dim-1 repeated `rep` times: [.., dim, 1, ..] tiled.
+  if (count % dim == 0) {
+    int64_t rep = count / dim;
+    bool repeatEach =
+        llvm::all_of(llvm::seq<int64_t>(0, count),
+                     [&](int64_t i) { return indices[i] == i / rep; });
+    if (repeatEach) {
+      Shape split(shape);
+      split.insert(split.begin() + axis + 1, 1);
+      Shape reps(split.size(), 1);
+      reps[axis + 1] = rep;
+      Shape out(shape);
+      out[axis] = count;
+      return reshape(tile(reshape(v, split), reps), out);
+    }
+  }
+
+  // Few indices (or data tosa.gather cannot take): one slice per run of
+  // consecutive indices, a tiled slice per run of one repeated index.
+  Type elt = elementTypeOf(v);
+  if (count <= 16 || elt.isInteger(1) || elt.isInteger(64)) {
+    SmallVector<Value> parts;
+    for (size_t start = 0, end; start < indices.size(); start = end) {
+      end = start + 1;
+      if (end < indices.size() && indices[end] == indices[start]) {
+        while (end < indices.size() && indices[end] == indices[start])
+          ++end;
+        Shape reps(shape.size(), 1);
+        reps[axis] = end - start;
+        parts.push_back(tile(sliceAxis(v, axis, indices[start], 1), reps));
+        continue;
+      }
+      while (end < indices.size() && isRun(start, end + 1))
+        ++end;
+      parts.push_back(sliceAxis(v, axis, indices[start], end - start));
+    }
+    return concat(parts, axis);
+  }
+
+  // tosa.gather: values [N, K, C] and indices [N, W] give [N, W, C].
+  int64_t outer = product(shape.take_front(axis));
+  int64_t inner = product(shape.drop_front(axis + 1));
+  SmallVector<int64_t> tiled;
+  for (int64_t n = 0; n < outer; ++n)
+    llvm::append_range(tiled, indices);
+  auto idxType = RankedTensorType::get({outer, count}, b.getI32Type());
+  auto type = RankedTensorType::get({outer, count, inner}, elt);
+  Value gathered =
+      tosa::GatherOp::create(b, loc, type, reshape(v, {outer, dim, inner}),
+                             constant(fromInts(idxType, tiled)));
+  Shape out(shape);
+  out[axis] = count;
+  return reshape(gathered, out);
 }
 
 Value TosaBuilder::reverse(Value v, int64_t axis) {
@@ -256,17 +346,78 @@ RankedTensorType TosaBuilder::broadcastType(Value a, Value c,
   return RankedTensorType::get(*shape, elementType);
 }
 
-Value TosaBuilder::add(Value a, Value c) { return binary<tosa::AddOp>(a, c); }
-Value TosaBuilder::sub(Value a, Value c) { return binary<tosa::SubOp>(a, c); }
+Value TosaBuilder::foldIntegers(
+    ValueRange operands, Type resultElementType,
+    function_ref<std::optional<int64_t>(ArrayRef<int64_t>)> fn) {
+  // Large constants are data, not shapes: leave them to run time.
+  constexpr int64_t kMaxElements = 1 << 16;
+  SmallVector<DenseElementsAttr> attrs;
+  Shape shape;
+  for (Value v : operands) {
+    std::optional<DenseElementsAttr> attr = constantValue(v);
+    if (!attr || !isa<IntegerType>(attr->getElementType()))
+      return {};
+    attrs.push_back(*attr);
+    std::optional<Shape> next = broadcastShapes(shape, shapeOf(v));
+    if (!next)
+      return {};
+    shape = *next;
+  }
+  if (product(shape) > kMaxElements)
+    return {};
+  FailureOr<DenseElementsAttr> folded =
+      mapIntegers(attrs, RankedTensorType::get(shape, resultElementType), fn);
+  return succeeded(folded) ? constant(*folded) : Value();
+}
+
+namespace {
+using IntBinaryFn = std::optional<int64_t> (*)(int64_t, int64_t);
+/// foldIntegers for a binary op whose result has `a`'s element type.
+Value foldBinary(TosaBuilder &t, Value a, Value c, IntBinaryFn fn) {
+  return t.foldIntegers({a, c}, TosaBuilder::elementTypeOf(a),
+                        [fn](ArrayRef<int64_t> v) { return fn(v[0], v[1]); });
+}
+} // namespace
+
+Value TosaBuilder::add(Value a, Value c) {
+  if (Value folded = foldBinary(*this, a, c, [](int64_t x, int64_t y) {
+        return std::optional<int64_t>(x + y);
+      }))
+    return folded;
+  return binary<tosa::AddOp>(a, c);
+}
+
+Value TosaBuilder::sub(Value a, Value c) {
+  if (Value folded = foldBinary(*this, a, c, [](int64_t x, int64_t y) {
+        return std::optional<int64_t>(x - y);
+      }))
+    return folded;
+  return binary<tosa::SubOp>(a, c);
+}
+
 Value TosaBuilder::maximum(Value a, Value c) {
+  if (Value folded = foldBinary(*this, a, c, [](int64_t x, int64_t y) {
+        return std::optional<int64_t>(std::max(x, y));
+      }))
+    return folded;
   return binary<tosa::MaximumOp>(a, c);
 }
+
 Value TosaBuilder::minimum(Value a, Value c) {
+  if (Value folded = foldBinary(*this, a, c, [](int64_t x, int64_t y) {
+        return std::optional<int64_t>(std::min(x, y));
+      }))
+    return folded;
   return binary<tosa::MinimumOp>(a, c);
 }
+
 Value TosaBuilder::pow(Value a, Value c) { return binary<tosa::PowOp>(a, c); }
 
 Value TosaBuilder::mul(Value a, Value c) {
+  if (Value folded = foldBinary(*this, a, c, [](int64_t x, int64_t y) {
+        return std::optional<int64_t>(x * y);
+      }))
+    return folded;
   equalizeRanks(a, c);
   Value shift = splat({1}, b.getI8Type(), 0);
   return tosa::MulOp::create(b, loc, broadcastType(a, c, elementTypeOf(a)), a,
@@ -274,23 +425,34 @@ Value TosaBuilder::mul(Value a, Value c) {
 }
 
 Value TosaBuilder::div(Value a, Value c) {
+  // Integer division truncates toward zero, in C++ as in ONNX.
+  if (Value folded = foldBinary(*this, a, c, [](int64_t x, int64_t y) {
+        return y ? std::optional<int64_t>(x / y) : std::nullopt;
+      }))
+    return folded;
   if (isFloat(a))
     return mul(a, unary<tosa::ReciprocalOp>(c));
   Type elt = elementTypeOf(a);
   if (elt.getIntOrFloatBitWidth() >= 32)
     return binary<tosa::IntDivOp>(a, c);
-  Value wide = binary<tosa::IntDivOp>(cast(a, b.getI32Type()),
-                                      cast(c, b.getI32Type()));
+  Value wide =
+      binary<tosa::IntDivOp>(cast(a, b.getI32Type()), cast(c, b.getI32Type()));
   return cast(wide, elt);
 }
 
 Value TosaBuilder::select(Value cond, Value onTrue, Value onFalse) {
+  if (Value folded =
+          foldIntegers({cond, onTrue, onFalse}, elementTypeOf(onTrue),
+                       [](ArrayRef<int64_t> v) {
+                         return std::optional<int64_t>(v[0] ? v[1] : v[2]);
+                       }))
+    return folded;
   equalizeRanks(cond, onTrue, onFalse);
   Shape shape = *broadcastShapes(shapeOf(cond), shapeOf(onTrue));
   shape = *broadcastShapes(shape, shapeOf(onFalse));
   return tosa::SelectOp::create(
-      b, loc, RankedTensorType::get(shape, elementTypeOf(onTrue)), cond,
-      onTrue, onFalse);
+      b, loc, RankedTensorType::get(shape, elementTypeOf(onTrue)), cond, onTrue,
+      onFalse);
 }
 
 Value TosaBuilder::negate(Value v) {

@@ -90,10 +90,14 @@ public:
                         int64_t size);
   /// Pads every dimension i by lowHigh[2i] before and lowHigh[2i+1] after
   /// with `value`.
-  mlir::Value pad(mlir::Value v, llvm::ArrayRef<int64_t> lowHigh,
-                  double value);
+  mlir::Value pad(mlir::Value v, llvm::ArrayRef<int64_t> lowHigh, double value);
   mlir::Value concat(mlir::ValueRange values, int64_t axis);
   mlir::Value tile(mlir::Value v, llvm::ArrayRef<int64_t> multiples);
+  /// Elements `indices` (compile-time, in range) of `axis`: a slice for a
+  /// consecutive run, a tile for repeat-each patterns (nearest upsampling),
+  /// slices and a concat for a few indices, else one tosa.gather.
+  mlir::Value gatherAxis(mlir::Value v, int64_t axis,
+                         llvm::ArrayRef<int64_t> indices);
   mlir::Value reverse(mlir::Value v, int64_t axis);
   /// Broadcasts `v` (numpy rules) to exactly `shape`.
   mlir::Value broadcastTo(mlir::Value v, llvm::ArrayRef<int64_t> shape);
@@ -113,22 +117,27 @@ public:
   //--- Elementwise (numpy broadcasting, ranks equalized here) ---------------
 
   /// A binary TOSA op whose result has `a`'s element type.
-  template <typename OpTy>
-  mlir::Value binary(mlir::Value a, mlir::Value c) {
+  template <typename OpTy> mlir::Value binary(mlir::Value a, mlir::Value c) {
     equalizeRanks(a, c);
     return OpTy::create(b, loc, broadcastType(a, c, elementTypeOf(a)), a, c);
   }
   /// A comparison: boolean result.
-  template <typename OpTy>
-  mlir::Value compare(mlir::Value a, mlir::Value c) {
+  template <typename OpTy> mlir::Value compare(mlir::Value a, mlir::Value c) {
     equalizeRanks(a, c);
     return OpTy::create(b, loc, broadcastType(a, c, b.getI1Type()), a, c);
   }
   /// A unary TOSA op whose result has the operand's type.
-  template <typename OpTy>
-  mlir::Value unary(mlir::Value v) {
+  template <typename OpTy> mlir::Value unary(mlir::Value v) {
     return OpTy::create(b, loc, v.getType(), v);
   }
+
+  /// Evaluates an elementwise function of integer (or boolean) constants
+  /// at compile time, with broadcasting; null when an operand is not such a
+  /// constant (or `fn` fails). Shape arithmetic in int64 thus never reaches
+  /// run time. add/sub/mul/div/maximum/minimum/select fold this way.
+  mlir::Value foldIntegers(
+      mlir::ValueRange operands, mlir::Type resultElementType,
+      llvm::function_ref<std::optional<int64_t>(llvm::ArrayRef<int64_t>)> fn);
 
   mlir::Value add(mlir::Value a, mlir::Value c);
   mlir::Value sub(mlir::Value a, mlir::Value c);
@@ -142,8 +151,7 @@ public:
   mlir::Value minimum(mlir::Value a, mlir::Value c);
   mlir::Value pow(mlir::Value a, mlir::Value c);
   /// cond ? onTrue : onFalse with three-way broadcasting.
-  mlir::Value select(mlir::Value cond, mlir::Value onTrue,
-                     mlir::Value onFalse);
+  mlir::Value select(mlir::Value cond, mlir::Value onTrue, mlir::Value onFalse);
   mlir::Value negate(mlir::Value v);
   /// sqrt(x) as reciprocal(rsqrt(x)): TOSA 1.0 has no sqrt; this form keeps
   /// sqrt(0) = 0 and sqrt(inf) = inf exactly, whereas POW's result is
@@ -166,8 +174,8 @@ public:
       Shape shape(shapeOf(v));
       shape[axis] = 1;
       v = OpTy::create(b, loc,
-                       mlir::RankedTensorType::get(shape, elementTypeOf(v)),
-                       v, static_cast<uint32_t>(axis));
+                       mlir::RankedTensorType::get(shape, elementTypeOf(v)), v,
+                       static_cast<uint32_t>(axis));
     }
     return v;
   }

@@ -17,7 +17,8 @@ FailureOr<Window> computeWindow(NodeContext &ctx, ArrayRef<int64_t> input,
   Shape pads = ctx.getInts("pads", Shape(2 * n, 0));
   if (w.strides.size() != n || w.dilations.size() != n || pads.size() != 2 * n)
     return ctx.fail("strides, dilations and pads must have one entry per "
-                    "spatial dimension (" + Twine(n) + ")");
+                    "spatial dimension (" +
+                    Twine(n) + ")");
   for (size_t i = 0; i < n; ++i)
     if (w.strides[i] < 1 || w.dilations[i] < 1 || pads[i] < 0 ||
         pads[n + i] < 0 || w.kernel[i] < 1)
@@ -42,7 +43,8 @@ FailureOr<Window> computeWindow(NodeContext &ctx, ArrayRef<int64_t> input,
       int64_t room = in + begin + end - span;
       if (room < 0)
         return ctx.fail("the kernel does not fit in the padded input along "
-                        "spatial axis " + Twine(i));
+                        "spatial axis " +
+                        Twine(i));
       out = (ceilMode ? ceilDiv(room, s) : room / s) + 1;
       // With ceil_mode, a window that would start in the trailing padding is
       // dropped (the spec's note; onnxruntime and PyTorch do the same).

@@ -230,15 +230,18 @@ FailureOr<DenseElementsAttr> Importer::tensorAttr(const pb::TensorProto &t) {
   } else if (t.has_raw_data()) {
     raw = t.raw_data();
   } else {
-    raw.resize(count * eltBytes);
+    // Allocate only once the values are known to be there: the shape alone
+    // may claim terabytes.
+    char *dst = nullptr;
     auto fill = [&](auto &field, auto convert) -> bool {
       if (field.size() != count)
         return false;
+      raw.resize(count * eltBytes);
+      dst = raw.data();
       for (int64_t i = 0; i < count; ++i)
         convert(i, field.Get(i));
       return true;
     };
-    char *dst = raw.data();
     bool ok = true;
     switch (t.data_type()) {
     case pb::TensorProto::FLOAT:
@@ -382,8 +385,12 @@ LogicalResult Importer::importGraph(const pb::GraphProto &g, Block &block,
         attr->getType(), init.name(), *attr);
   }
   for (const auto &in : g.input()) {
-    if (scope.count(in.name()))
-      continue;
+    auto seen = scope.find(in.name());
+    if (seen != scope.end()) {
+      if (seen->second.getDefiningOp()) // an initializer, not a block argument
+        continue;
+      return fail("graph input '" + in.name() + "' is listed more than once");
+    }
     FailureOr<Type> t = valueInfoType(in, /*isInput=*/topLevel);
     if (failed(t))
       return failure();

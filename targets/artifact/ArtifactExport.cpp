@@ -233,6 +233,102 @@ Exporter::run(Target target,
 
 } // namespace
 
+MemoryPlanStats planMemory(Artifact &a) {
+  MemoryPlanStats stats;
+  size_t n = a.buffers.size();
+  constexpr int64_t kUnused = -1;
+  std::vector<int64_t> first(n, kUnused), last(n, kUnused);
+  for (auto [i, l] : llvm::enumerate(a.launches))
+    for (uint32_t b : l.args) {
+      if (first[b] == kUnused)
+        first[b] = i;
+      last[b] = i;
+    }
+  int64_t end = a.launches.size();
+  for (const TensorBinding &o : a.outputs) {
+    if (first[o.buffer] == kUnused)
+      first[o.buffer] = end;
+    last[o.buffer] = end;
+  }
+
+  // Intermediates in order of first use; each takes the smallest free
+  // physical buffer that fits (or the largest free one, grown), else a new
+  // one. A physical buffer is free once the last use of its current tenant
+  // has passed.
+  std::vector<uint32_t> order;
+  for (uint32_t b = 0; b < n; ++b)
+    if (a.buffers[b].kind == BufferKind::Intermediate) {
+      ++stats.buffersBefore;
+      stats.bytesBefore += a.buffers[b].sizeBytes;
+      if (first[b] != kUnused)
+        order.push_back(b);
+    }
+  llvm::stable_sort(order, [&](uint32_t x, uint32_t y) {
+    return first[x] < first[y];
+  });
+  struct Physical {
+    uint64_t size;
+    int64_t busyUntil;
+  };
+  std::vector<Physical> physical;
+  std::vector<int64_t> assignment(n, kUnused);
+  for (uint32_t b : order) {
+    uint64_t need = a.buffers[b].sizeBytes;
+    int64_t best = kUnused;
+    for (auto [p, phys] : llvm::enumerate(physical)) {
+      if (phys.busyUntil >= first[b])
+        continue;
+      if (best == kUnused) {
+        best = p;
+        continue;
+      }
+      const Physical &cur = physical[best];
+      bool fits = phys.size >= need, curFits = cur.size >= need;
+      if ((fits && (!curFits || phys.size < cur.size)) ||
+          (!fits && !curFits && phys.size > cur.size))
+        best = p;
+    }
+    if (best == kUnused) {
+      best = physical.size();
+      physical.push_back({need, last[b]});
+    }
+    physical[best].size = std::max(physical[best].size, need);
+    physical[best].busyUntil = last[b];
+    assignment[b] = best;
+  }
+
+  // New buffer table: everything that is not a planned intermediate keeps
+  // its own buffer; then one buffer per physical slot.
+  std::vector<Buffer> buffers;
+  std::vector<uint32_t> remap(n, 0);
+  for (uint32_t b = 0; b < n; ++b)
+    if (a.buffers[b].kind != BufferKind::Intermediate) {
+      remap[b] = buffers.size();
+      buffers.push_back(std::move(a.buffers[b]));
+    }
+  uint32_t base = buffers.size();
+  for (const Physical &p : physical) {
+    Buffer buf;
+    buf.kind = BufferKind::Intermediate;
+    buf.sizeBytes = p.size;
+    buffers.push_back(std::move(buf));
+    ++stats.buffersAfter;
+    stats.bytesAfter += p.size;
+  }
+  for (uint32_t b = 0; b < n; ++b)
+    if (assignment[b] != kUnused)
+      remap[b] = base + assignment[b];
+  for (Launch &l : a.launches)
+    for (uint32_t &arg : l.args)
+      arg = remap[arg];
+  for (TensorBinding &t : a.inputs)
+    t.buffer = remap[t.buffer];
+  for (TensorBinding &t : a.outputs)
+    t.buffer = remap[t.buffer];
+  a.buffers = std::move(buffers);
+  return stats;
+}
+
 LogicalResult
 exportArtifact(ModuleOp module, Target target,
                const std::map<std::string, std::vector<uint8_t>> &modules,

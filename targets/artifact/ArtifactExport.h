@@ -22,6 +22,17 @@ exportArtifact(mlir::ModuleOp module, Target target,
                const std::map<std::string, std::vector<uint8_t>> &modules,
                Artifact &out);
 
+struct MemoryPlanStats {
+  uint64_t buffersBefore = 0, bytesBefore = 0;
+  uint64_t buffersAfter = 0, bytesAfter = 0;
+};
+
+/// Static memory plan: intermediate buffers whose live ranges (first to last
+/// launch that touches them; model outputs live to the end) do not overlap
+/// share one device buffer. Rewrites launch arguments and output bindings and
+/// drops the buffers no longer used.
+MemoryPlanStats planMemory(Artifact &artifact);
+
 } // namespace onnx_tosa
 
 #endif

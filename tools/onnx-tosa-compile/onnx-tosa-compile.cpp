@@ -381,6 +381,12 @@ int main(int argc, char **argv) {
   artifact.modelName = llvm::sys::path::stem(inputPath).str();
   if (failed(onnx_tosa::exportArtifact(*module, target, kernels, artifact)))
     return diags.report("artifact") | 1;
+  onnx_tosa::MemoryPlanStats plan = onnx_tosa::planMemory(artifact);
+  if (verbose)
+    llvm::errs() << kTool << ": memory plan: " << plan.buffersBefore
+                 << " intermediate buffers (" << plan.bytesBefore
+                 << " bytes) -> " << plan.buffersAfter << " ("
+                 << plan.bytesAfter << " bytes)\n";
   std::string out = outputPath;
   if (out.empty())
     out = artifact.modelName +

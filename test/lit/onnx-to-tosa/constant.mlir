@@ -40,6 +40,31 @@ func.func @shape_chain(%x: tensor<2x3x4xf32>) -> !onnx.unknown {
   return %y : !onnx.unknown
 }
 
+// Integer arithmetic, comparisons and Where on constants fold too (the
+// dynamic-reshape idiom of exported models).
+// CHECK-LABEL: func.func @shape_arith
+// CHECK-NOT: i64
+// CHECK: %[[S:.*]] = tosa.const_shape {values = dense<[2, 12]> : tensor<2xindex>}
+// CHECK-NEXT: %[[R:.*]] = tosa.reshape %arg0, %[[S]]
+// CHECK-NEXT: return %[[R]]
+func.func @shape_arith(%x: tensor<2x3x4xf32>) -> !onnx.unknown {
+  %i0 = onnx.constant "i0" dense<1> : tensor<i64> : tensor<i64>
+  %i1 = onnx.constant "i1" dense<2> : tensor<i64> : tensor<i64>
+  %a0 = onnx.constant "a0" dense<[0]> : tensor<1xi64> : tensor<1xi64>
+  %z = onnx.constant "z" dense<[0, 0]> : tensor<2xi64> : tensor<2xi64>
+  %s = onnx.node "Shape"(%x) {attrs = {}, domain = "", node_name = "shape", opset = 13 : i64} : (tensor<2x3x4xf32>) -> !onnx.unknown
+  %d1 = onnx.node "Gather"(%s, %i0) {attrs = {axis = 0 : i64}, domain = "", node_name = "g1", opset = 13 : i64} : (!onnx.unknown, tensor<i64>) -> !onnx.unknown
+  %d2 = onnx.node "Gather"(%s, %i1) {attrs = {axis = 0 : i64}, domain = "", node_name = "g2", opset = 13 : i64} : (!onnx.unknown, tensor<i64>) -> !onnx.unknown
+  %m = onnx.node "Mul"(%d1, %d2) {attrs = {}, domain = "", node_name = "mul", opset = 13 : i64} : (!onnx.unknown, !onnx.unknown) -> !onnx.unknown
+  %u = onnx.node "Unsqueeze"(%m, %a0) {attrs = {}, domain = "", node_name = "u", opset = 13 : i64} : (!onnx.unknown, tensor<1xi64>) -> !onnx.unknown
+  %d0 = onnx.node "Gather"(%s, %a0) {attrs = {axis = 0 : i64}, domain = "", node_name = "g0", opset = 13 : i64} : (!onnx.unknown, tensor<1xi64>) -> !onnx.unknown
+  %ns = onnx.node "Concat"(%d0, %u) {attrs = {axis = 0 : i64}, domain = "", node_name = "concat", opset = 13 : i64} : (!onnx.unknown, !onnx.unknown) -> !onnx.unknown
+  %eq = onnx.node "Equal"(%ns, %z) {attrs = {}, domain = "", node_name = "eq", opset = 13 : i64} : (!onnx.unknown, tensor<2xi64>) -> !onnx.unknown
+  %w = onnx.node "Where"(%eq, %z, %ns) {attrs = {}, domain = "", node_name = "where", opset = 16 : i64} : (!onnx.unknown, tensor<2xi64>, !onnx.unknown) -> !onnx.unknown
+  %y = onnx.node "Reshape"(%x, %w) {attrs = {}, domain = "", node_name = "reshape", opset = 14 : i64} : (tensor<2x3x4xf32>, !onnx.unknown) -> !onnx.unknown
+  return %y : !onnx.unknown
+}
+
 // CHECK-LABEL: func.func @constant_of_shape
 // CHECK: "tosa.const"() <{values = dense<1.500000e+00> : tensor<2x3xf32>}>
 func.func @constant_of_shape() -> !onnx.unknown {

@@ -2,14 +2,13 @@
 // RUN: onnx-tosa-opt %s --convert-onnx-to-tosa | mlir-opt --tosa-attach-target="profiles=pro_fp level=none" --tosa-validate="strict-op-spec-alignment" -o /dev/null
 
 // NCHW -> NHWC around the conv; constant OIHW weights become OHWI at compile
-// time; an absent bias is zeros.
+// time; an absent bias is zeros (here the same constant as the zero points).
 // CHECK-LABEL: func.func @conv_const_weights
 // CHECK-SAME: -> tensor<1x1x2x2xf32>
-// CHECK: %[[BIAS:.*]] = "tosa.const"() <{values = dense<0.000000e+00> : tensor<1xf32>}>
+// CHECK: %[[ZERO:.*]] = "tosa.const"() <{values = dense<0.000000e+00> : tensor<1xf32>}>
 // CHECK: %[[X:.*]] = tosa.transpose %arg0 {perms = array<i32: 0, 2, 3, 1>} : (tensor<1x2x3x3xf32>) -> tensor<1x3x3x2xf32>
 // CHECK: %[[W:.*]] = "tosa.const"() <{values = dense<{{\[\[\[\[}}1.000000e+00, 5.000000e+00], [2.000000e+00, 6.000000e+00]], {{\[\[}}3.000000e+00, 7.000000e+00], [4.000000e+00, 8.000000e+00]]]]> : tensor<1x2x2x2xf32>}>
-// CHECK: %[[ZP:.*]] = "tosa.const"() <{values = dense<0.000000e+00> : tensor<1xf32>}>
-// CHECK: %[[Y:.*]] = tosa.conv2d %[[X]], %[[W]], %[[BIAS]], %[[ZP]], %[[ZP]] {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>}
+// CHECK: %[[Y:.*]] = tosa.conv2d %[[X]], %[[W]], %[[ZERO]], %[[ZERO]], %[[ZERO]] {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>}
 // CHECK-SAME: -> tensor<1x2x2x1xf32>
 // CHECK: tosa.transpose %[[Y]] {perms = array<i32: 0, 3, 1, 2>} : (tensor<1x2x2x1xf32>) -> tensor<1x1x2x2xf32>
 func.func @conv_const_weights(%x: tensor<1x2x3x3xf32>) -> !onnx.unknown {
@@ -105,5 +104,29 @@ func.func @conv1d(%x: tensor<2x3x10xf32>, %w: tensor<4x3x3xf32>) -> !onnx.unknow
 // CHECK: tosa.transpose %{{.*}} {perms = array<i32: 0, 4, 1, 2, 3>}
 func.func @conv3d(%x: tensor<1x2x4x4x4xf32>, %w: tensor<3x2x2x2x2xf32>) -> !onnx.unknown {
   %0 = onnx.node "Conv"(%x, %w) {attrs = {}, domain = "", node_name = "c", opset = 11 : i64} : (tensor<1x2x4x4x4xf32>, tensor<3x2x2x2x2xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// ConvTranspose: out_pad = (-pad_begin, output_padding - pad_end); weights
+// [C_in, C_out, KH, KW] -> [C_out, KH, KW, C_in].
+// CHECK-LABEL: func.func @conv_transpose
+// CHECK-SAME: -> tensor<1x3x8x10xf32>
+// CHECK: %[[W:.*]] = tosa.transpose %arg1 {perms = array<i32: 1, 2, 3, 0>} : (tensor<2x3x3x3xf32>) -> tensor<3x3x3x2xf32>
+// CHECK: tosa.transpose_conv2d %{{.*}}, %[[W]], {{.*}} {acc_type = f32, out_pad = array<i64: -1, 0, -1, 0>, stride = array<i64: 2, 2>}
+// CHECK-SAME: -> tensor<1x8x10x3xf32>
+func.func @conv_transpose(%x: tensor<1x2x4x5xf32>, %w: tensor<2x3x3x3xf32>) -> !onnx.unknown {
+  %0 = onnx.node "ConvTranspose"(%x, %w) {attrs = {strides = array<i64: 2, 2>, pads = array<i64: 1, 1, 1, 1>, output_padding = array<i64: 1, 1>}, domain = "", node_name = "ct", opset = 11 : i64} : (tensor<1x2x4x5xf32>, tensor<2x3x3x3xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// TOSA's transposed convolution has no dilation: zeros are spread between
+// the kernel taps (at compile time for constant weights).
+// CHECK-LABEL: func.func @conv_transpose_dilated
+// CHECK: %[[W:.*]] = "tosa.const"() <{values = dense<{{\[\[\[\[}}1.000000e+00], [2.000000e+00]], {{\[\[}}0.000000e+00], [0.000000e+00]], {{\[\[}}3.000000e+00], [4.000000e+00]]]]> : tensor<1x3x2x1xf32>}>
+// CHECK: tosa.transpose_conv2d %{{.*}}, %[[W]]
+// CHECK-SAME: -> tensor<1x5x4x1xf32>
+func.func @conv_transpose_dilated(%x: tensor<1x1x3x3xf32>) -> !onnx.unknown {
+  %w = onnx.constant "w" dense<[[[[1.0, 2.0], [3.0, 4.0]]]]> : tensor<1x1x2x2xf32> : tensor<1x1x2x2xf32>
+  %0 = onnx.node "ConvTranspose"(%x, %w) {attrs = {dilations = array<i64: 2, 1>}, domain = "", node_name = "ct", opset = 11 : i64} : (tensor<1x1x3x3xf32>, tensor<1x1x2x2xf32>) -> !onnx.unknown
   return %0 : !onnx.unknown
 }

@@ -6,9 +6,8 @@
 // CHECK-SAME: -> tensor<3x5xf32>
 // CHECK: %[[A:.*]] = tosa.reshape %arg0, %{{.*}} -> tensor<1x3x4xf32>
 // CHECK: %[[B:.*]] = tosa.reshape %arg1, %{{.*}} -> tensor<1x4x5xf32>
-// CHECK: %[[AZP:.*]] = "tosa.const"() <{values = dense<0.000000e+00> : tensor<1xf32>}>
-// CHECK: %[[BZP:.*]] = "tosa.const"() <{values = dense<0.000000e+00> : tensor<1xf32>}>
-// CHECK: %[[P:.*]] = tosa.matmul %[[A]], %[[B]], %[[AZP]], %[[BZP]] : (tensor<1x3x4xf32>, tensor<1x4x5xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x3x5xf32>
+// CHECK: %[[ZP:.*]] = "tosa.const"() <{values = dense<0.000000e+00> : tensor<1xf32>}>
+// CHECK: %[[P:.*]] = tosa.matmul %[[A]], %[[B]], %[[ZP]], %[[ZP]] : (tensor<1x3x4xf32>, tensor<1x4x5xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x3x5xf32>
 // CHECK: tosa.reshape %[[P]], %{{.*}} -> tensor<3x5xf32>
 func.func @matmul_2d(%a: tensor<3x4xf32>, %b: tensor<4x5xf32>) -> !onnx.unknown {
   %0 = onnx.node "MatMul"(%a, %b) {attrs = {}, domain = "", node_name = "mm", opset = 13 : i64} : (tensor<3x4xf32>, tensor<4x5xf32>) -> !onnx.unknown

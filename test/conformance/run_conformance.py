@@ -287,8 +287,9 @@ def run_suite(args, chosen, listed):
             if done == total or done % report_every == 0 \
                     or now - last_report > 60:
                 last_report = now
+                verb = "compiled" if args.compile_only else "passed"
                 log(f"[{done:5d}/{total}] {fmt_seconds(now - start)}: "
-                    f"{counts['pass']} passed, {done - counts['pass']} "
+                    f"{counts['pass']} {verb}, {done - counts['pass']} "
                     f"failed")
     except KeyboardInterrupt:
         log("conformance: interrupted; ending the tool calls in flight")

@@ -12,7 +12,9 @@
 #include "onnx_tosa/npy.h"
 #include "onnx_tosa/runtime.hpp"
 
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -40,6 +42,8 @@ options:
                          seed 0); also written as DIR/input_<name>.npy
   --output-dir=DIR       where outputs go as DIR/<name>.npy (default: .)
   --quiet                print nothing on success
+  --benchmark=N          after the run, time N more runs (each: inputs up,
+                         kernels, outputs down) and print median and min
   --help                 show this help
 
 A bfloat16 tensor is read from and written to float32 .npy files.
@@ -60,6 +64,7 @@ struct Options {
   uint64_t seed = 0;
   std::string outputDir = ".";
   bool quiet = false;
+  unsigned benchmark = 0;
 };
 
 /// Matches "--flag=value" or "--flag value"; advances `i` past a separate
@@ -111,6 +116,13 @@ Options parseArgs(int argc, char **argv) {
       if (value.empty())
         fail("--output-dir needs a directory");
       o.outputDir = value;
+    } else if (flagValue(argc, argv, i, "--benchmark", value)) {
+      char *end = nullptr;
+      unsigned long n = std::strtoul(value.c_str(), &end, 10);
+      if (value.empty() || *end || n == 0 || n > 1000000)
+        fail("--benchmark expects a run count in 1..1000000, got '" + value +
+             "'");
+      o.benchmark = static_cast<unsigned>(n);
     } else if (arg == "--quiet" || arg == "-q") {
       o.quiet = true;
     } else if (arg.size() > 1 && arg[0] == '-') {
@@ -266,6 +278,20 @@ int runTool(const Options &o) {
     refs.push_back({inputs[i].name, inputs[i].dtype, inputs[i].shape,
                     inputData[i].data(), inputData[i].size()});
   std::vector<Tensor> results = session.run(refs);
+  if (o.benchmark) {
+    // The first run above was the warm-up (module load, graph capture).
+    std::vector<double> ms;
+    for (unsigned i = 0; i < o.benchmark; ++i) {
+      auto start = std::chrono::steady_clock::now();
+      (void)session.run(refs);
+      ms.push_back(std::chrono::duration<double, std::milli>(
+                       std::chrono::steady_clock::now() - start)
+                       .count());
+    }
+    std::sort(ms.begin(), ms.end());
+    std::printf("benchmark: %u runs, median %.4f ms, min %.4f ms\n",
+                o.benchmark, ms[ms.size() / 2], ms.front());
+  }
 
   std::vector<std::string> fileNames = outputFileNames(outputs);
   for (size_t i = 0; i < results.size(); ++i) {

@@ -1,8 +1,11 @@
 //===- cuda_device.cpp - The CUDA backend ---------------------------------===//
 //
 // Uses the device's primary context (shared with any other CUDA user in the
-// process) and the legacy default stream, so launches run in issue order and
-// each one sees the previous one's writes without extra synchronization.
+// process). A model's launches are captured once into a CUDA graph on a
+// blocking stream (ordered after the synchronous copies on the legacy default
+// stream), so a run is one cuGraphLaunch; where the driver lacks graphs, or
+// ONNX_TOSA_CUDA_GRAPHS=0, they are launched one by one on the legacy default
+// stream. Either way each launch sees the previous one's writes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +13,8 @@
 #include "cuda_driver.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 
 namespace onnx_tosa::rt {
 namespace {
@@ -54,7 +59,43 @@ public:
     std::vector<void *> argPtrs;
   };
   std::vector<Step> steps;
+
+  // The captured graph, when graphs are in use.
+  const DriverApi *api = nullptr;
+  CUcontext ctx = nullptr;
+  CUstream stream = nullptr;
+  CUgraph graph = nullptr;
+  CUgraphExec exec = nullptr;
+  ~CudaSequence() override {
+    if (!api)
+      return;
+    api->cuCtxSetCurrent(ctx);
+    if (exec)
+      api->cuGraphExecDestroy(exec);
+    if (graph)
+      api->cuGraphDestroy(graph);
+    if (stream)
+      api->cuStreamDestroy(stream);
+  }
 };
+
+/// Launches every step in order on `stream`.
+Status launchSteps(const DriverApi &api, CudaSequence &seq, CUstream stream) {
+  for (CudaSequence::Step &s : seq.steps) {
+    CUresult r = api.cuLaunchKernel(
+        s.fn, s.grid[0], s.grid[1], s.grid[2], s.block[0], s.block[1],
+        s.block[2], /*sharedBytes=*/0, stream,
+        s.argPtrs.empty() ? nullptr : s.argPtrs.data(), nullptr);
+    if (r != CUDA_SUCCESS)
+      return driverError(api, "cuLaunchKernel", r).withContext(s.label);
+  }
+  return okStatus();
+}
+
+bool graphsDisabledByEnv() {
+  const char *v = std::getenv("ONNX_TOSA_CUDA_GRAPHS");
+  return v && std::strcmp(v, "0") == 0;
+}
 
 class CudaDevice final : public Device {
 public:
@@ -116,6 +157,7 @@ public:
   }
 
 private:
+  Status captureGraph(CudaSequence &seq);
   // The current context is per thread; sessions may be used from any thread.
   Status makeCurrent() {
     CUresult r = api.cuCtxSetCurrent(ctx);
@@ -180,21 +222,40 @@ Status CudaDevice::prepare(const std::vector<LaunchSpec> &launches,
     for (CUdeviceptr &v : step.argValues)
       step.argPtrs.push_back(&v);
   }
+  if (api.hasGraphs() && !graphsDisabledByEnv() && !seq->steps.empty())
+    OT_RETURN_IF_ERROR(captureGraph(*seq));
   out = std::move(seq);
+  return okStatus();
+}
+
+Status CudaDevice::captureGraph(CudaSequence &seq) {
+  seq.api = &api;
+  seq.ctx = ctx;
+  CUresult r = api.cuStreamCreate(&seq.stream, /*flags=*/0);
+  if (r != CUDA_SUCCESS)
+    return driverError(api, "cuStreamCreate", r);
+  r = api.cuStreamBeginCapture(seq.stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL);
+  if (r != CUDA_SUCCESS)
+    return driverError(api, "cuStreamBeginCapture", r);
+  Status launched = launchSteps(api, seq, seq.stream);
+  r = api.cuStreamEndCapture(seq.stream, &seq.graph);
+  if (!launched.ok())
+    return launched;
+  if (r != CUDA_SUCCESS)
+    return driverError(api, "cuStreamEndCapture", r);
+  r = api.cuGraphInstantiateWithFlags(&seq.exec, seq.graph, 0);
+  if (r != CUDA_SUCCESS)
+    return driverError(api, "cuGraphInstantiate", r);
   return okStatus();
 }
 
 Status CudaDevice::submit(LaunchSequence &sequence) {
   OT_RETURN_IF_ERROR(makeCurrent());
-  for (CudaSequence::Step &s : static_cast<CudaSequence &>(sequence).steps) {
-    CUresult r = api.cuLaunchKernel(
-        s.fn, s.grid[0], s.grid[1], s.grid[2], s.block[0], s.block[1],
-        s.block[2], /*sharedBytes=*/0, /*stream=*/nullptr,
-        s.argPtrs.empty() ? nullptr : s.argPtrs.data(), nullptr);
-    if (r != CUDA_SUCCESS)
-      return driverError(api, "cuLaunchKernel", r).withContext(s.label);
-  }
-  return okStatus();
+  auto &seq = static_cast<CudaSequence &>(sequence);
+  if (!seq.exec)
+    return launchSteps(api, seq, /*stream=*/nullptr);
+  CUresult r = api.cuGraphLaunch(seq.exec, seq.stream);
+  return r == CUDA_SUCCESS ? okStatus() : driverError(api, "cuGraphLaunch", r);
 }
 
 } // namespace

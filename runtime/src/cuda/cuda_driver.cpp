@@ -61,6 +61,16 @@ LoadResult load() {
   resolve(lib, "cuLaunchKernel", a.cuLaunchKernel, missing);
   resolve(lib, "cuGetErrorString", a.cuGetErrorString, missing);
   resolve(lib, "cuGetErrorName", a.cuGetErrorName, missing);
+  std::string optional; // graphs are optional: their absence is no error
+  resolve(lib, "cuStreamCreate", a.cuStreamCreate, optional);
+  resolve(lib, "cuStreamDestroy_v2", a.cuStreamDestroy, optional);
+  resolve(lib, "cuStreamBeginCapture_v2", a.cuStreamBeginCapture, optional);
+  resolve(lib, "cuStreamEndCapture", a.cuStreamEndCapture, optional);
+  resolve(lib, "cuGraphInstantiateWithFlags", a.cuGraphInstantiateWithFlags,
+          optional);
+  resolve(lib, "cuGraphLaunch", a.cuGraphLaunch, optional);
+  resolve(lib, "cuGraphExecDestroy", a.cuGraphExecDestroy, optional);
+  resolve(lib, "cuGraphDestroy", a.cuGraphDestroy, optional);
   if (!missing.empty()) {
     r.code = OT_STATUS_UNAVAILABLE;
     r.message = "the CUDA driver library libcuda.so.1 is too old or not a "

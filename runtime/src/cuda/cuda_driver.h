@@ -24,6 +24,11 @@ using CUcontext = struct CUctx_st *;
 using CUmodule = struct CUmod_st *;
 using CUfunction = struct CUfunc_st *;
 using CUstream = struct CUstream_st *;
+using CUgraph = struct CUgraph_st *;
+using CUgraphExec = struct CUgraphExec_st *;
+
+// CUstreamCaptureMode: capture only this thread's work into the graph.
+constexpr int CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1;
 
 constexpr CUresult CUDA_SUCCESS = 0;
 constexpr CUresult CUDA_ERROR_OUT_OF_MEMORY = 2;
@@ -65,6 +70,23 @@ struct DriverApi {
                              void **params, void **extra);
   CUresult (*cuGetErrorString)(CUresult error, const char **str);
   CUresult (*cuGetErrorName)(CUresult error, const char **str);
+
+  // Optional (CUDA graphs); null when the driver lacks them, and the backend
+  // then launches kernels one by one.
+  CUresult (*cuStreamCreate)(CUstream *stream, unsigned flags);
+  CUresult (*cuStreamDestroy)(CUstream stream);
+  CUresult (*cuStreamBeginCapture)(CUstream stream, int mode);
+  CUresult (*cuStreamEndCapture)(CUstream stream, CUgraph *graph);
+  CUresult (*cuGraphInstantiateWithFlags)(CUgraphExec *exec, CUgraph graph,
+                                          unsigned long long flags);
+  CUresult (*cuGraphLaunch)(CUgraphExec exec, CUstream stream);
+  CUresult (*cuGraphExecDestroy)(CUgraphExec exec);
+  CUresult (*cuGraphDestroy)(CUgraph graph);
+  bool hasGraphs() const {
+    return cuStreamCreate && cuStreamDestroy && cuStreamBeginCapture &&
+           cuStreamEndCapture && cuGraphInstantiateWithFlags &&
+           cuGraphLaunch && cuGraphExecDestroy && cuGraphDestroy;
+  }
 };
 
 /// Loads libcuda.so.1 and calls cuInit once per process. On failure the status

@@ -5,8 +5,8 @@
 # Builds onnx-tosa-compile and onnx-tosa-run (unless --no-build), then runs
 # test/conformance/run_conformance.py with the other options.
 # Exit status: 0 every case as test/conformance/xfail-<target>.txt expects
-# (or --update-xfail / --scoreboard-only done); 1 a case not on the list
-# failed or a listed case passed; 2 the suite could not run.
+# (or --update-xfail / --compile-only / --scoreboard-only done); 1 a case not
+# on the list failed or a listed case passed; 2 the suite could not run.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,7 +15,7 @@ args=()
 for a in "$@"; do
   case "$a" in
     --no-build) build=0 ;;
-    --scoreboard-only|--list|-h|--help) build=0; args+=("$a") ;;
+    --scoreboard-only|--precompiled|--list|-h|--help) build=0; args+=("$a") ;;
     *) args+=("$a") ;;
   esac
 done
@@ -23,8 +23,8 @@ done
 if ((build)); then
   scripts/build.sh onnx-tosa-compile onnx-tosa-run || exit 2
 fi
-if [[ ! -x .venv/bin/python ]]; then
-  echo "conformance: no .venv; run scripts/install-deps.sh" >&2
-  exit 2
-fi
-exec .venv/bin/python test/conformance/run_conformance.py "${args[@]}"
+# The project's virtual environment; elsewhere (a GPU machine without it)
+# a python3 that has onnx and numpy.
+PY=${PYTHON:-.venv/bin/python}
+[[ -x $PY ]] || PY=python3
+exec "$PY" test/conformance/run_conformance.py "${args[@]}"

@@ -1,21 +1,27 @@
 #!/usr/bin/env bash
-# Runs every test: unit tests and per-stage lit tests (ctest), then the
-# end-to-end model tests against onnxruntime (pytest) on the default device.
+# Runs every test: unit and per-stage lit tests (ctest), the ONNX backend
+# conformance suite against its expected-failure list, then the end-to-end
+# model tests against onnxruntime and the harness tests (pytest), on the
+# default target (vulkan: lavapipe on a machine without a GPU).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh || exit 1
 BUILD_DIR=${BUILD_DIR:-build}
+TARGET=${ONNX_TOSA_TARGET:-vulkan}
+failed=()
 
 echo "== unit and lit tests (ctest)"
-(cd "$BUILD_DIR" && ctest --output-on-failure -j "$(nproc)")
-ctest_rc=$?
+(cd "$BUILD_DIR" && ctest --output-on-failure -j "$(nproc)") || failed+=(ctest)
 
-echo "== end-to-end tests (pytest, target ${ONNX_TOSA_TARGET:-vulkan})"
+echo "== ONNX backend conformance ($TARGET)"
+scripts/conformance.sh --no-build --target="$TARGET" || failed+=(conformance)
+
+echo "== end-to-end and harness tests (pytest, target $TARGET)"
 export ONNX_TOSA_BIN_DIR="$PWD/$BUILD_DIR/bin"
-.venv/bin/python -m pytest -q test/e2e
-pytest_rc=$?
+.venv/bin/python -m pytest -q -p no:cacheprovider test/e2e test/conformance \
+  || failed+=(pytest)
 
-if ((ctest_rc != 0 || pytest_rc != 0)); then
-  echo "FAILED: ctest exit $ctest_rc, pytest exit $pytest_rc" >&2
+if ((${#failed[@]})); then
+  echo "FAILED: ${failed[*]}" >&2
   exit 1
 fi

@@ -163,13 +163,24 @@ LegalizeResult hardSwish(NodeContext &ctx) {
   return Values{ctx.tosa.mul(*x, hardSigmoid(ctx.tosa, *x, 1.0 / 6, 0.5))};
 }
 
-/// Softplus: log(exp(x) + 1), computed as max(x, 0) + log(1 + exp(-|x|))
-/// so that large inputs do not overflow.
+/// log(1 + u) for u >= 0, keeping u's precision when u is small (TOSA has
+/// no log1p): with w = 1 + u rounded, log(w) * u / (w - 1) corrects the
+/// rounding of w; when w rounds to 1, log1p(u) is u itself.
+Value log1p(TosaBuilder &t, Value u) {
+  Value one = t.scalarLike(u, 1);
+  Value w = t.add(u, one);
+  Value d = t.sub(w, one);
+  Value corrected = t.mul(t.unary<tosa::LogOp>(w), t.div(u, d));
+  return t.select(t.compare<tosa::EqualOp>(d, t.scalarLike(u, 0)), u,
+                  corrected);
+}
+
+/// Softplus: log(exp(x) + 1), computed as max(x, 0) + log1p(exp(-|x|)) so
+/// that large inputs do not overflow and very negative ones keep their
+/// relative precision.
 Value softplus(TosaBuilder &t, Value x) {
-  Value negAbs = t.negate(t.unary<tosa::AbsOp>(x));
-  Value log1p = t.unary<tosa::LogOp>(
-      t.add(t.unary<tosa::ExpOp>(negAbs), t.scalarLike(x, 1)));
-  return t.add(t.clamp(x, 0, kInf), log1p);
+  Value tail = log1p(t, t.unary<tosa::ExpOp>(t.negate(t.abs(x))));
+  return t.add(t.clamp(x, 0, kInf), tail);
 }
 
 LegalizeResult softplusOp(NodeContext &ctx) {
@@ -185,7 +196,7 @@ LegalizeResult softsign(NodeContext &ctx) {
   if (failed(x))
     return failure();
   TosaBuilder &t = ctx.tosa;
-  Value denom = t.add(t.unary<tosa::AbsOp>(*x), t.scalarLike(*x, 1));
+  Value denom = t.add(t.abs(*x), t.scalarLike(*x, 1));
   return Values{t.div(*x, denom)};
 }
 

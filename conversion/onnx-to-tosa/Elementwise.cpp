@@ -61,6 +61,36 @@ LegalizeResult binaryFn(NodeContext &ctx) {
   return Values{(ctx.tosa.*Build)(ctx.input(0), ctx.input(1))};
 }
 
+/// Add/Sub/Mul/Div before opset 7 broadcast only with broadcast = 1, and
+/// then B's dimensions line up with A's from `axis` (default: A's trailing
+/// dimensions) instead of numpy's rules.
+template <BinaryBuild Build> LegalizeResult legacyBinaryFn(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(2)) ||
+      failed(ctx.requireElementType(0, Elt::Number)) ||
+      failed(ctx.requireSameElementType(0, 2)))
+    return failure();
+  Value a = ctx.input(0), b = ctx.input(1);
+  ArrayRef<int64_t> aShape = ctx.inputShape(0), bShape = ctx.inputShape(1);
+  int64_t ra = aShape.size(), rb = bShape.size();
+  if (!ctx.getInt("broadcast", 0)) {
+    if (aShape != bShape)
+      return ctx.fail("shapes differ and broadcast is 0");
+    return Values{(ctx.tosa.*Build)(a, b)};
+  }
+  int64_t axis = ctx.getInt("axis", ra - rb);
+  if (axis < 0)
+    axis += ra;
+  if (axis < 0 || axis + rb > ra)
+    return ctx.fail("B does not fit in A at axis " + Twine(axis));
+  Shape aligned(ra, 1);
+  for (int64_t i = 0; i < rb; ++i) {
+    if (bShape[i] != 1 && bShape[i] != aShape[axis + i])
+      return ctx.fail("B does not broadcast to A at axis " + Twine(axis));
+    aligned[axis + i] = bShape[i];
+  }
+  return Values{(ctx.tosa.*Build)(a, ctx.tosa.reshape(b, aligned))};
+}
+
 template <typename OpTy, Elt Kind> LegalizeResult binaryOp(NodeContext &ctx) {
   if (failed(checkOperands(ctx, 2, Kind)))
     return failure();
@@ -75,17 +105,6 @@ LegalizeResult compareOp(NodeContext &ctx) {
   Value a = ctx.input(0), b = ctx.input(1);
   if (Swap)
     std::swap(a, b);
-  // Integer constants (shape logic) compare at compile time.
-  Type i1 = IntegerType::get(a.getContext(), 1);
-  if (Value folded = ctx.tosa.foldIntegers({a, b}, i1, [](ArrayRef<int64_t> v) {
-        if constexpr (std::is_same_v<OpTy, tosa::EqualOp>)
-          return std::optional<int64_t>(v[0] == v[1]);
-        else if constexpr (std::is_same_v<OpTy, tosa::GreaterOp>)
-          return std::optional<int64_t>(v[0] > v[1]);
-        else
-          return std::optional<int64_t>(v[0] >= v[1]);
-      }))
-    return Values{folded};
   return Values{ctx.tosa.compare<OpTy>(a, b)};
 }
 
@@ -109,47 +128,112 @@ LegalizeResult variadicFn(NodeContext &ctx) {
 // Ops with logic
 //===----------------------------------------------------------------------===//
 
-/// Pow(X, Y). TOSA POW is undefined for X < 0 (and X = 0, Y <= 0), but ONNX
-/// defines e.g. (-2)^2 = 4, so constant small integral exponents become
-/// multiplications; other exponents use tosa.pow.
+/// Pow(X, Y). TOSA POW is undefined for X < 0, but ONNX (like C's pow)
+/// defines X^Y for negative X and integral Y: (-2)^3 = -8. Small constant
+/// exponents become multiplications; other integral exponents (constant or
+/// of integer type) compute |X|^Y and restore the sign where X < 0 and Y is
+/// odd; other exponents use tosa.pow as is.
 LegalizeResult pow(NodeContext &ctx) {
   if (failed(ctx.requireInputs(2)) ||
       failed(ctx.requireElementType(0, Elt::Float)) ||
+      failed(ctx.requireElementType(1, Elt::Number)) ||
       failed(checkBroadcast(ctx, 0, 2)))
     return failure();
   Value x = ctx.input(0), y = ctx.input(1);
   TosaBuilder &t = ctx.tosa;
-  std::optional<DenseElementsAttr> exponent = ctx.constantInput(1);
-  if (exponent && exponent->isSplat()) {
-    double e = toDoubles(*exponent).front();
-    Value result;
-    if (e == 1)
-      result = x;
-    else if (e == 2)
-      result = t.mul(x, x);
-    else if (e == 3)
-      result = t.mul(t.mul(x, x), x);
-    else if (e == 0.5)
-      result = t.sqrt(x);
-    else if (e == -1)
-      result = t.unary<tosa::ReciprocalOp>(x);
-    if (result) {
-      // Y may have a higher rank than X; the result has the broadcast shape.
-      Shape shape = *broadcastShapes(t.shapeOf(x), ctx.inputShape(1));
-      return Values{t.broadcastTo(result, shape)};
+  Type elt = t.elementTypeOf(x);
+  auto yType = RankedTensorType::get(ctx.inputShape(1), elt);
+  Shape shape = *broadcastShapes(t.shapeOf(x), ctx.inputShape(1));
+  Value odd; // where Y is an odd integer (null: nowhere)
+  if (std::optional<DenseElementsAttr> exponent = ctx.constantInput(1)) {
+    SmallVector<double> e = toDoubles(*exponent);
+    if (exponent->isSplat()) {
+      Value result;
+      if (e[0] == 1)
+        result = x;
+      else if (e[0] == 2)
+        result = t.mul(x, x);
+      else if (e[0] == 3)
+        result = t.mul(t.mul(x, x), x);
+      else if (e[0] == 0.5)
+        result = t.sqrt(x);
+      else if (e[0] == -1)
+        result = t.unary<tosa::ReciprocalOp>(x);
+      if (result)
+        return Values{t.broadcastTo(result, shape)};
     }
-    y = t.constant(fromDoubles(
-        RankedTensorType::get(ctx.inputShape(1), t.elementTypeOf(x)), {e}));
-  } else if (exponent) {
-    y = t.constant(fromDoubles(
-        RankedTensorType::get(ctx.inputShape(1), t.elementTypeOf(x)),
-        toDoubles(*exponent)));
-  } else if (t.elementTypeOf(y) != t.elementTypeOf(x)) {
-    if (!TosaBuilder::isFloat(y))
-      return ctx.fail("a run-time integer exponent is not supported");
-    y = t.cast(y, t.elementTypeOf(x));
+    y = t.constant(fromDoubles(yType, e));
+    if (llvm::all_of(e, [](double v) { return std::trunc(v) == v; })) {
+      SmallVector<int64_t> isOdd;
+      for (double v : e)
+        isOdd.push_back(std::fmod(v, 2.0) != 0);
+      x = t.abs(x);
+      if (llvm::is_contained(isOdd, 1))
+        odd = t.constant(
+            fromInts(RankedTensorType::get(ctx.inputShape(1),
+                                           t.getBuilder().getI1Type()),
+                     isOdd));
+    }
+  } else if (!TosaBuilder::isFloat(y)) {
+    Value lowBit = t.binary<tosa::BitwiseAndOp>(y, t.scalarLike(y, 1));
+    odd = t.unary<tosa::LogicalNotOp>(
+        t.compare<tosa::EqualOp>(lowBit, t.scalarLike(y, 0)));
+    y = t.cast(y, elt);
+    x = t.abs(x);
+  } else {
+    y = t.cast(y, elt);
   }
-  return Values{t.pow(x, y)};
+  Value result = t.pow(x, y);
+  if (!odd)
+    return Values{result};
+  Value negative =
+      t.compare<tosa::GreaterOp>(t.scalarLike(ctx.input(0), 0), ctx.input(0));
+  Value flip = t.binary<tosa::LogicalAndOp>(negative, odd);
+  return Values{t.select(flip, t.negate(result), result)};
+}
+
+/// Mod(A, B): with fmod = 1 the remainder of truncated division (sign of A,
+/// C's fmod; required for floats), with fmod = 0 (integers only) that of
+/// floored division (sign of B, Python's %). Both from r = a - trunc(a/b)*b.
+LegalizeResult mod(NodeContext &ctx) {
+  if (failed(checkOperands(ctx, 2, Elt::Number)))
+    return failure();
+  TosaBuilder &t = ctx.tosa;
+  Value a = ctx.input(0), b = ctx.input(1);
+  bool fmod = ctx.getInt("fmod", 0);
+  // Integer constants (shape arithmetic) fold.
+  if (Value folded =
+          t.foldIntegers({a, b}, t.elementTypeOf(a),
+                         [fmod](ArrayRef<int64_t> v) -> std::optional<int64_t> {
+                           if (v[1] == 0)
+                             return std::nullopt;
+                           int64_t r = v[0] % v[1];
+                           if (!fmod && r != 0 && (r < 0) != (v[1] < 0))
+                             r += v[1];
+                           return r;
+                         }))
+    return Values{folded};
+  Value quotient = t.div(a, b);
+  if (TosaBuilder::isFloat(a)) {
+    if (!fmod)
+      return ctx.fail("fmod=0 is not defined for floating-point inputs");
+    Value nonNeg =
+        t.compare<tosa::GreaterEqualOp>(quotient, t.scalarLike(quotient, 0));
+    quotient = t.select(nonNeg, t.unary<tosa::FloorOp>(quotient),
+                        t.unary<tosa::CeilOp>(quotient));
+  }
+  Value r = t.sub(a, t.mul(quotient, b));
+  if (fmod)
+    return Values{r};
+  // Floored: move a non-zero remainder whose sign differs from b's by b.
+  Value zero = t.scalarLike(r, 0);
+  Value rNeg = t.compare<tosa::GreaterOp>(zero, r);
+  Value bNeg = t.compare<tosa::GreaterOp>(t.scalarLike(b, 0), b);
+  Value signsDiffer = t.binary<tosa::LogicalXorOp>(rNeg, bNeg);
+  Value nonZero =
+      t.unary<tosa::LogicalNotOp>(t.compare<tosa::EqualOp>(r, zero));
+  Value adjust = t.binary<tosa::LogicalAndOp>(signsDiffer, nonZero);
+  return Values{t.select(adjust, t.add(r, b), r)};
 }
 
 /// Where(cond, X, Y).
@@ -173,6 +257,26 @@ LegalizeResult sign(NodeContext &ctx) {
   Value isNeg = t.compare<tosa::GreaterOp>(zero, x);
   Value negOrZero = t.select(isNeg, t.scalarLike(x, -1), x);
   return Values{t.select(isPos, t.scalarLike(x, 1), negOrZero)};
+}
+
+/// Round: to nearest, ties to even (TOSA has no rounding op):
+/// r = floor(x), d = x - r; r + 1 when d > 0.5 or (d == 0.5 and r is odd).
+LegalizeResult round(NodeContext &ctx) {
+  if (failed(checkOperands(ctx, 1, Elt::Float)))
+    return failure();
+  TosaBuilder &t = ctx.tosa;
+  Value x = ctx.input(0);
+  Value r = t.unary<tosa::FloorOp>(x);
+  Value d = t.sub(x, r);
+  Value half = t.scalarLike(x, 0.5);
+  Value halfR = t.unary<tosa::FloorOp>(t.mul(r, half));
+  Value odd = t.unary<tosa::LogicalNotOp>(
+      t.compare<tosa::EqualOp>(t.mul(halfR, t.scalarLike(x, 2)), r));
+  Value tieToOdd =
+      t.binary<tosa::LogicalAndOp>(t.compare<tosa::EqualOp>(d, half), odd);
+  Value up = t.binary<tosa::LogicalOrOp>(t.compare<tosa::GreaterOp>(d, half),
+                                         tieToOdd);
+  return Values{t.select(up, t.add(r, t.scalarLike(x, 1)), r)};
 }
 
 /// IsNaN(X): X != X.
@@ -209,16 +313,10 @@ LegalizeResult isInf(NodeContext &ctx) {
 /// floor/ceil first. TOSA has no bool <-> float CAST: those go through
 /// select / compare. Constant inputs are converted at compile time (which
 /// also covers int64/float64 constants).
-LegalizeResult castOp(NodeContext &ctx) {
-  if (failed(ctx.requireInputs(1)))
-    return failure();
+LegalizeResult castTo(NodeContext &ctx, Type to) {
   TosaBuilder &t = ctx.tosa;
   Value x = ctx.input(0);
   Type from = t.elementTypeOf(x);
-  Type to = onnxElementType(x.getContext(), ctx.getInt("to", 0));
-  if (!to)
-    return ctx.fail("cast to ONNX data type " + Twine(ctx.getInt("to", 0)) +
-                    " is not supported");
   if (from == to)
     return Values{x};
   bool fromFloat = isa<FloatType>(from), toFloat = isa<FloatType>(to);
@@ -248,10 +346,27 @@ LegalizeResult castOp(NodeContext &ctx) {
   return Values{t.cast(x, to)};
 }
 
+LegalizeResult castOp(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(1)))
+    return failure();
+  Type to = onnxElementType(ctx.getLoc().getContext(), ctx.getInt("to", 0));
+  if (!to)
+    return ctx.fail("cast to ONNX data type " + Twine(ctx.getInt("to", 0)) +
+                    " is not supported");
+  return castTo(ctx, to);
+}
+
+/// CastLike: Cast to the element type of the second input.
+LegalizeResult castLike(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(2)))
+    return failure();
+  return castTo(ctx, ctx.inputType(1).getElementType());
+}
+
 // clang-format off
 const OpLegalization kElementwise[] = {
     // Unary math.
-    {"Abs", 6, unaryOp<tosa::AbsOp, Elt::Number>},
+    {"Abs", 6, unaryFn<&TosaBuilder::abs, Elt::Number>},
     {"Neg", 6, unaryFn<&TosaBuilder::negate, Elt::Number>},
     {"Exp", 6, unaryOp<tosa::ExpOp, Elt::Float>},
     {"Log", 6, unaryOp<tosa::LogOp, Elt::Float>},
@@ -265,14 +380,20 @@ const OpLegalization kElementwise[] = {
     {"Sigmoid", 6, unaryOp<tosa::SigmoidOp, Elt::Float>},
     {"Tanh", 6, unaryOp<tosa::TanhOp, Elt::Float>},
     {"Sign", 9, sign},
+    {"Round", 11, round},
     {"IsNaN", 9, isNaN},
     {"IsInf", 10, isInf},
     // Binary arithmetic.
+    {"Add", 1, legacyBinaryFn<&TosaBuilder::add>},
+    {"Sub", 1, legacyBinaryFn<&TosaBuilder::sub>},
+    {"Mul", 1, legacyBinaryFn<&TosaBuilder::mul>},
+    {"Div", 1, legacyBinaryFn<&TosaBuilder::div>},
     {"Add", 7, binaryFn<&TosaBuilder::add, Elt::Number>},
     {"Sub", 7, binaryFn<&TosaBuilder::sub, Elt::Number>},
     {"Mul", 7, binaryFn<&TosaBuilder::mul, Elt::Number>},
     {"Div", 7, binaryFn<&TosaBuilder::div, Elt::Number>},
     {"Pow", 7, pow},
+    {"Mod", 10, mod},
     // Variadic (numpy broadcasting from 8; 6 required equal shapes, a
     // subset).
     {"Max", 6, variadicFn<&TosaBuilder::maximum, Elt::Number>},
@@ -297,6 +418,7 @@ const OpLegalization kElementwise[] = {
     {"Where", 9, where},
     // Type conversion.
     {"Cast", 6, castOp},
+    {"CastLike", 15, castLike},
 };
 // clang-format on
 

@@ -68,7 +68,8 @@ LegalizeResult matmul(NodeContext &ctx) {
 }
 
 /// Gemm: Y = alpha * A' * B' + beta * C, A' = transA ? A^T : A (same for B),
-/// C optional (from opset 11) and unidirectionally broadcast to [M, N].
+/// C optional (from opset 11) and unidirectionally broadcast to [M, N] (before
+/// opset 7 only with broadcast = 1, a case of the same rule).
 LegalizeResult gemm(NodeContext &ctx) {
   if (failed(ctx.requireInputs(2)) ||
       failed(ctx.requireElementType(0, Elt::Float)) ||
@@ -119,7 +120,7 @@ LegalizeResult gemm(NodeContext &ctx) {
 // clang-format off
 const OpLegalization kMatMul[] = {
     {"MatMul", 1, matmul},
-    {"Gemm", 7, gemm},
+    {"Gemm", 1, gemm},
 };
 // clang-format on
 

@@ -209,6 +209,10 @@ LogicalResult NodeContext::requireElementType(unsigned i, Elt kind) {
   Type elt = inputType(i).getElementType();
   if (accepts(kind, elt))
     return success();
+  if (elt.isUnsignedInteger())
+    return fail("input " + Twine(i) + " has element type " +
+                llvm::to_string(elt) +
+                "; TOSA 1.0 has no arithmetic on unsigned integers");
   return fail("input " + Twine(i) + " has element type " +
               llvm::to_string(elt) + "; " + describe(kind) +
               " element type is required");

@@ -133,6 +133,7 @@ struct OpLegalization {
 };
 
 // The tables, one per op family (one source file each).
+llvm::ArrayRef<OpLegalization> getAttentionLegalizations();
 llvm::ArrayRef<OpLegalization> getElementwiseLegalizations();
 llvm::ArrayRef<OpLegalization> getActivationLegalizations();
 llvm::ArrayRef<OpLegalization> getMatMulLegalizations();

@@ -114,6 +114,37 @@ LegalizeResult layerNorm(NodeContext &ctx) {
   return Values{t.cast(y, elt), mean, invStd};
 }
 
+/// RMSNormalization: x / sqrt(mean(x^2 over [axis, rank)) + epsilon) * scale,
+/// with the statistics in f32 (stash_type = 1).
+LegalizeResult rmsNorm(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(2)) ||
+      failed(ctx.requireElementType(0, Elt::Float)) ||
+      failed(ctx.requireSameElementType(0, 2)))
+    return failure();
+  TosaBuilder &t = ctx.tosa;
+  Value x = ctx.input(0);
+  int64_t rank = t.rankOf(x);
+  std::optional<int64_t> axis = normalizeAxis(ctx.getInt("axis", -1), rank);
+  if (!axis)
+    return ctx.fail("axis is out of range");
+  std::optional<Shape> s = broadcastShapes(t.shapeOf(x), ctx.inputShape(1));
+  if (!s || ArrayRef<int64_t>(*s) != t.shapeOf(x))
+    return ctx.fail("scale does not broadcast to X");
+  Shape axes;
+  for (int64_t d = *axis; d < rank; ++d)
+    axes.push_back(d);
+  Type elt = t.elementTypeOf(x);
+  Type stash = ctx.getInt("stash_type", 1) == 1
+                   ? Type(Float32Type::get(x.getContext()))
+                   : elt;
+  Value xs = t.cast(x, stash);
+  Value meanSquare = t.reduceMean(t.mul(xs, xs), axes);
+  Value inv = t.unary<tosa::RsqrtOp>(t.add(
+      meanSquare, t.scalarLike(meanSquare, ctx.getFloat("epsilon", 1e-5f))));
+  Value y = t.mul(t.mul(xs, inv), t.cast(ctx.input(1), stash));
+  return Values{t.cast(y, elt)};
+}
+
 /// InstanceNormalization: per (n, c), over the spatial dimensions.
 LegalizeResult instanceNorm(NodeContext &ctx) {
   if (failed(ctx.requireInputs(3)) ||
@@ -167,6 +198,28 @@ LegalizeResult lrn(NodeContext &ctx) {
   return Values{t.mul(x, t.pow(base, t.scalarLike(base, -beta)))};
 }
 
+/// LpNormalization: x / ||x||_p along `axis` (p = 1 or 2).
+LegalizeResult lpNorm(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(1)) ||
+      failed(ctx.requireElementType(0, Elt::Float)))
+    return failure();
+  TosaBuilder &t = ctx.tosa;
+  Value x = ctx.input(0);
+  std::optional<int64_t> axis =
+      normalizeAxis(ctx.getInt("axis", -1), t.rankOf(x));
+  int64_t p = ctx.getInt("p", 2);
+  if (!axis)
+    return ctx.fail("axis is out of range");
+  if (p != 1 && p != 2)
+    return ctx.fail("p must be 1 or 2");
+  // A zero norm gives zeros (the spec's 0/0 = 0).
+  Value sum = p == 1 ? t.reduceSum(t.abs(x), {*axis})
+                     : t.reduceSum(t.mul(x, x), {*axis});
+  Value y = p == 1 ? t.div(x, sum) : t.mul(x, t.unary<tosa::RsqrtOp>(sum));
+  Value zeroNorm = t.compare<tosa::EqualOp>(sum, t.scalarLike(sum, 0));
+  return Values{t.select(zeroNorm, t.scalarLike(x, 0), y)};
+}
+
 /// Softmax / LogSoftmax. Before opset 13 the input is coerced to 2-D at
 /// `axis` (default 1) and normalized over all dimensions from `axis` on; from
 /// 13 over the single dimension `axis` (default -1). Max-subtracted for
@@ -203,8 +256,10 @@ template <bool Log> LegalizeResult softmax(NodeContext &ctx) {
 const OpLegalization kNormalization[] = {
     {"BatchNormalization", 6, batchNorm},
     {"LayerNormalization", 17, layerNorm},
+    {"RMSNormalization", 23, rmsNorm},
     {"InstanceNormalization", 6, instanceNorm},
     {"LRN", 1, lrn},
+    {"LpNormalization", 1, lpNorm},
     {"Softmax", 1, softmax</*Log=*/false>},
     {"LogSoftmax", 1, softmax</*Log=*/true>},
 };

@@ -38,12 +38,12 @@ class Registry {
 public:
   Registry() {
     for (auto table :
-         {getElementwiseLegalizations(), getActivationLegalizations(),
-          getMatMulLegalizations(), getConvLegalizations(),
-          getPoolLegalizations(), getNormalizationLegalizations(),
-          getReductionLegalizations(), getResizeLegalizations(),
-          getReshapeLegalizations(), getTensorLegalizations(),
-          getConstantLegalizations()})
+         {getAttentionLegalizations(), getElementwiseLegalizations(),
+          getActivationLegalizations(), getMatMulLegalizations(),
+          getConvLegalizations(), getPoolLegalizations(),
+          getNormalizationLegalizations(), getReductionLegalizations(),
+          getResizeLegalizations(), getReshapeLegalizations(),
+          getTensorLegalizations(), getConstantLegalizations()})
       for (const OpLegalization &row : table)
         rows[key(row.domain, row.opType)].push_back(&row);
     for (auto &entry : rows)

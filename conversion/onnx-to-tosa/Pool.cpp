@@ -18,8 +18,9 @@ namespace {
 enum class PoolKind { Max, Average };
 
 template <PoolKind Kind> LegalizeResult pool(NodeContext &ctx) {
-  if (failed(ctx.requireInputs(1)) ||
-      failed(ctx.requireElementType(0, Elt::Float)))
+  // Max pooling is also defined on int8 (TOSA's integer profile).
+  Elt kind = Kind == PoolKind::Max ? Elt::Number : Elt::Float;
+  if (failed(ctx.requireInputs(1)) || failed(ctx.requireElementType(0, kind)))
     return failure();
   if (ctx.outputUsed(1))
     return ctx.fail("the Indices output is not supported");

@@ -31,7 +31,7 @@ Value prod(TosaBuilder &t, Value x, ArrayRef<int64_t> axes) {
   return t.reduce<tosa::ReduceProductOp>(x, axes);
 }
 Value l1(TosaBuilder &t, Value x, ArrayRef<int64_t> axes) {
-  return t.reduceSum(t.unary<tosa::AbsOp>(x), axes);
+  return t.reduceSum(t.abs(x), axes);
 }
 Value sumSquare(TosaBuilder &t, Value x, ArrayRef<int64_t> axes) {
   return t.reduceSum(t.mul(x, x), axes);
@@ -47,6 +47,18 @@ Value logSumExp(TosaBuilder &t, Value x, ArrayRef<int64_t> axes) {
   Value m = t.reduceMax(x, axes);
   Value s = t.reduceSum(t.unary<tosa::ExpOp>(t.sub(x, m)), axes);
   return t.add(m, t.unary<tosa::LogOp>(s));
+}
+
+/// On booleans (from opset 20) ReduceMax is "any" and ReduceMin "all".
+Value maxOrAny(TosaBuilder &t, Value x, ArrayRef<int64_t> axes) {
+  if (t.elementTypeOf(x).isInteger(1))
+    return t.reduce<tosa::ReduceAnyOp>(x, axes);
+  return max(t, x, axes);
+}
+Value minOrAll(TosaBuilder &t, Value x, ArrayRef<int64_t> axes) {
+  if (t.elementTypeOf(x).isInteger(1))
+    return t.reduce<tosa::ReduceAllOp>(x, axes);
+  return min(t, x, axes);
 }
 
 template <Reducer Reduce, int64_t AxesInputSince, Elt Kind = Elt::Float>
@@ -98,8 +110,8 @@ LegalizeResult argReduce(NodeContext &ctx) {
 const OpLegalization kReduction[] = {
     {"ReduceSum", 1, reduceOp<sum, 13, Elt::Number>},
     {"ReduceMean", 1, reduceOp<mean, 18>},
-    {"ReduceMax", 1, reduceOp<max, 18, Elt::Number>},
-    {"ReduceMin", 1, reduceOp<min, 18, Elt::Number>},
+    {"ReduceMax", 1, reduceOp<maxOrAny, 18, Elt::Any>},
+    {"ReduceMin", 1, reduceOp<minOrAll, 18, Elt::Any>},
     {"ReduceProd", 1, reduceOp<prod, 18, Elt::Number>},
     {"ReduceL1", 1, reduceOp<l1, 18>},
     {"ReduceL2", 1, reduceOp<l2, 18>},

@@ -46,8 +46,8 @@ LegalizeResult reshape(NodeContext &ctx) {
       return ctx.fail("cannot infer the -1 dimension");
     shape[inferred] = total / known;
   } else if (known != total) {
-    return ctx.fail("shape has " + Twine(known) + " elements but the input " +
-                    Twine(total));
+    return ctx.fail("the shape holds " + Twine(known) +
+                    " elements but the input has " + Twine(total));
   }
   if (failed(ctx.requireNonEmpty(shape)))
     return failure();
@@ -158,7 +158,8 @@ LegalizeResult depthToSpace(NodeContext &ctx) {
 }
 
 /// SpaceToDepth: [N, C, H * b, W * b] -> [N, C * b * b, H, W], the inverse
-/// of DepthToSpace in DCR mode.
+/// of DepthToSpace: depth ordered (b, b, C) in DCR mode (the default) and
+/// (C, b, b) in CRD mode.
 LegalizeResult spaceToDepth(NodeContext &ctx) {
   if (failed(ctx.requireInputs(1)))
     return failure();
@@ -170,7 +171,10 @@ LegalizeResult spaceToDepth(NodeContext &ctx) {
   int64_t n = in[0], c = in[1], h = in[2] / b, w = in[3] / b;
   TosaBuilder &t = ctx.tosa;
   Value x = t.reshape(ctx.input(0), {n, c, h, b, w, b});
-  x = t.transpose(x, {0, 3, 5, 1, 2, 4});
+  if (ctx.getString("mode", "DCR") == "CRD")
+    x = t.transpose(x, {0, 1, 3, 5, 2, 4});
+  else
+    x = t.transpose(x, {0, 3, 5, 1, 2, 4});
   return Values{t.reshape(x, {n, c * b * b, h, w})};
 }
 /// Identity, and Dropout in inference (its optional mask is all ones/true).

@@ -195,6 +195,33 @@ LegalizeResult gather(NodeContext &ctx) {
   return Values{t.reshape(t.gatherAxis(data, *axis, indices), outShape)};
 }
 
+/// Trilu: keeps the upper (j - i >= k) or lower (j - i <= k) triangle of
+/// the last two dimensions; k is an optional constant input.
+LegalizeResult trilu(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(1)))
+    return failure();
+  Shape k{0};
+  if (ctx.hasInput(1) && failed(ctx.requireConstantInts(1, "k", k)))
+    return failure();
+  TosaBuilder &t = ctx.tosa;
+  Value x = ctx.input(0);
+  int64_t rank = t.rankOf(x);
+  if (rank < 2)
+    return ctx.fail("input must have rank at least 2");
+  int64_t rows = t.shapeOf(x)[rank - 2], cols = t.shapeOf(x)[rank - 1];
+  bool upper = ctx.getInt("upper", 1);
+  SmallVector<int64_t> keep;
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j)
+      keep.push_back(upper ? j - i >= k[0] : j - i <= k[0]);
+  Shape maskShape(rank, 1);
+  maskShape[rank - 2] = rows;
+  maskShape[rank - 1] = cols;
+  Value mask = t.constant(fromInts(
+      RankedTensorType::get(maskShape, t.getBuilder().getI1Type()), keep));
+  return Values{t.select(mask, x, t.scalarLike(x, 0))};
+}
+
 /// Expand: numpy (bidirectional) broadcast to a constant shape.
 LegalizeResult expand(NodeContext &ctx) {
   if (failed(ctx.requireInputs(2)))
@@ -319,6 +346,7 @@ const OpLegalization kTensor[] = {
     {"Expand", 8, expand},
     {"Tile", 6, tile},
     {"Pad", 2, pad},
+    {"Trilu", 14, trilu},
 };
 // clang-format on
 

@@ -370,54 +370,57 @@ Value TosaBuilder::foldIntegers(
   return succeeded(folded) ? constant(*folded) : Value();
 }
 
-namespace {
-using IntBinaryFn = std::optional<int64_t> (*)(int64_t, int64_t);
-/// foldIntegers for a binary op whose result has `a`'s element type.
-Value foldBinary(TosaBuilder &t, Value a, Value c, IntBinaryFn fn) {
-  return t.foldIntegers({a, c}, TosaBuilder::elementTypeOf(a),
-                        [fn](ArrayRef<int64_t> v) { return fn(v[0], v[1]); });
+bool TosaBuilder::isNarrowInteger(Value v) {
+  Type elt = elementTypeOf(v);
+  return isa<IntegerType>(elt) && elt.getIntOrFloatBitWidth() < 32;
 }
-} // namespace
+
+Value TosaBuilder::widenToI32(Value v) {
+  return isNarrowInteger(v) ? cast(v, b.getI32Type()) : v;
+}
 
 Value TosaBuilder::add(Value a, Value c) {
-  if (Value folded = foldBinary(*this, a, c, [](int64_t x, int64_t y) {
-        return std::optional<int64_t>(x + y);
-      }))
+  if (Value folded = foldBinary<tosa::AddOp>(a, c, elementTypeOf(a)))
     return folded;
+  if (isNarrowInteger(a))
+    return cast(add(widenToI32(a), widenToI32(c)), elementTypeOf(a));
   return binary<tosa::AddOp>(a, c);
 }
 
 Value TosaBuilder::sub(Value a, Value c) {
-  if (Value folded = foldBinary(*this, a, c, [](int64_t x, int64_t y) {
-        return std::optional<int64_t>(x - y);
-      }))
+  if (Value folded = foldBinary<tosa::SubOp>(a, c, elementTypeOf(a)))
     return folded;
+  if (isNarrowInteger(a))
+    return cast(sub(widenToI32(a), widenToI32(c)), elementTypeOf(a));
   return binary<tosa::SubOp>(a, c);
 }
 
 Value TosaBuilder::maximum(Value a, Value c) {
-  if (Value folded = foldBinary(*this, a, c, [](int64_t x, int64_t y) {
-        return std::optional<int64_t>(std::max(x, y));
-      }))
+  if (Value folded = foldBinary<tosa::MaximumOp>(a, c, elementTypeOf(a)))
     return folded;
+  if (isNarrowInteger(a))
+    return cast(maximum(widenToI32(a), widenToI32(c)), elementTypeOf(a));
   return binary<tosa::MaximumOp>(a, c);
 }
 
 Value TosaBuilder::minimum(Value a, Value c) {
-  if (Value folded = foldBinary(*this, a, c, [](int64_t x, int64_t y) {
-        return std::optional<int64_t>(std::min(x, y));
-      }))
+  if (Value folded = foldBinary<tosa::MinimumOp>(a, c, elementTypeOf(a)))
     return folded;
+  if (isNarrowInteger(a))
+    return cast(minimum(widenToI32(a), widenToI32(c)), elementTypeOf(a));
   return binary<tosa::MinimumOp>(a, c);
 }
 
 Value TosaBuilder::pow(Value a, Value c) { return binary<tosa::PowOp>(a, c); }
 
 Value TosaBuilder::mul(Value a, Value c) {
-  if (Value folded = foldBinary(*this, a, c, [](int64_t x, int64_t y) {
-        return std::optional<int64_t>(x * y);
-      }))
+  if (Value folded =
+          foldIntegers({a, c}, elementTypeOf(a), [](ArrayRef<int64_t> v) {
+            return std::optional<int64_t>(v[0] * v[1]);
+          }))
     return folded;
+  if (isNarrowInteger(a))
+    return cast(mul(widenToI32(a), widenToI32(c)), elementTypeOf(a));
   equalizeRanks(a, c);
   Value shift = splat({1}, b.getI8Type(), 0);
   return tosa::MulOp::create(b, loc, broadcastType(a, c, elementTypeOf(a)), a,
@@ -426,18 +429,13 @@ Value TosaBuilder::mul(Value a, Value c) {
 
 Value TosaBuilder::div(Value a, Value c) {
   // Integer division truncates toward zero, in C++ as in ONNX.
-  if (Value folded = foldBinary(*this, a, c, [](int64_t x, int64_t y) {
-        return y ? std::optional<int64_t>(x / y) : std::nullopt;
-      }))
+  if (Value folded = foldBinary<tosa::IntDivOp>(a, c, elementTypeOf(a)))
     return folded;
   if (isFloat(a))
     return mul(a, unary<tosa::ReciprocalOp>(c));
-  Type elt = elementTypeOf(a);
-  if (elt.getIntOrFloatBitWidth() >= 32)
-    return binary<tosa::IntDivOp>(a, c);
-  Value wide =
-      binary<tosa::IntDivOp>(cast(a, b.getI32Type()), cast(c, b.getI32Type()));
-  return cast(wide, elt);
+  if (isNarrowInteger(a))
+    return cast(div(widenToI32(a), widenToI32(c)), elementTypeOf(a));
+  return binary<tosa::IntDivOp>(a, c);
 }
 
 Value TosaBuilder::select(Value cond, Value onTrue, Value onFalse) {
@@ -460,6 +458,12 @@ Value TosaBuilder::negate(Value v) {
   return tosa::NegateOp::create(b, loc, v.getType(), v, zp, zp);
 }
 
+Value TosaBuilder::abs(Value v) {
+  if (isNarrowInteger(v))
+    return cast(abs(widenToI32(v)), elementTypeOf(v));
+  return unary<tosa::AbsOp>(v);
+}
+
 Value TosaBuilder::sqrt(Value v) {
   return unary<tosa::ReciprocalOp>(unary<tosa::RsqrtOp>(v));
 }
@@ -474,8 +478,8 @@ Value TosaBuilder::clamp(Value v, double lo, double hi) {
     unsigned width = elt.getIntOrFloatBitWidth();
     double minV = -std::ldexp(1.0, width - 1);
     double maxV = std::ldexp(1.0, width - 1) - 1;
-    if (width > 16) {
-      // TOSA profiles define CLAMP for 8/16-bit integers only.
+    if (width > 8) {
+      // TOSA profiles define integer CLAMP for i8 only.
       if (lo > minV)
         v = maximum(v, scalarLike(v, lo));
       if (hi < maxV)
@@ -493,17 +497,22 @@ Value TosaBuilder::clamp(Value v, double lo, double hi) {
 //===----------------------------------------------------------------------===//
 
 Value TosaBuilder::matmul(Value a, Value c) {
+  // Narrow floats accumulate in and return f32 (the only choice for bf16),
+  // rounded once at the end; integers accumulate in i32 (i48 for i16).
   Type elt = elementTypeOf(a);
-  Type outElt = elt;
+  Type outElt = b.getF32Type();
   if (!isa<FloatType>(elt))
     outElt = b.getIntegerType(elt.getIntOrFloatBitWidth() == 16 ? 48 : 32);
   auto type = RankedTensorType::get(
       {shapeOf(a)[0], shapeOf(a)[1], shapeOf(c)[2]}, outElt);
-  return tosa::MatMulOp::create(b, loc, type, a, c, zeroPoint(elt),
-                                zeroPoint(elementTypeOf(c)));
+  Value product = tosa::MatMulOp::create(b, loc, type, a, c, zeroPoint(elt),
+                                         zeroPoint(elementTypeOf(c)));
+  return isa<FloatType>(elt) ? cast(product, elt) : product;
 }
 
 Value TosaBuilder::reduceSum(Value v, ArrayRef<int64_t> axes) {
+  if (isNarrowInteger(v))
+    return cast(reduceSum(widenToI32(v), axes), elementTypeOf(v));
   return reduce<tosa::ReduceSumOp>(v, axes);
 }
 

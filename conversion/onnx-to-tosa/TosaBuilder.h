@@ -118,26 +118,96 @@ public:
 
   /// A binary TOSA op whose result has `a`'s element type.
   template <typename OpTy> mlir::Value binary(mlir::Value a, mlir::Value c) {
+    if (mlir::Value folded = foldBinary<OpTy>(a, c, elementTypeOf(a)))
+      return folded;
     equalizeRanks(a, c);
     return OpTy::create(b, loc, broadcastType(a, c, elementTypeOf(a)), a, c);
   }
   /// A comparison: boolean result.
   template <typename OpTy> mlir::Value compare(mlir::Value a, mlir::Value c) {
+    if (mlir::Value folded = foldBinary<OpTy>(a, c, b.getI1Type()))
+      return folded;
+    if (isNarrowInteger(a)) {
+      a = widenToI32(a);
+      c = widenToI32(c);
+    }
     equalizeRanks(a, c);
     return OpTy::create(b, loc, broadcastType(a, c, b.getI1Type()), a, c);
   }
   /// A unary TOSA op whose result has the operand's type.
   template <typename OpTy> mlir::Value unary(mlir::Value v) {
+    if constexpr (std::is_same_v<OpTy, mlir::tosa::LogicalNotOp> ||
+                  std::is_same_v<OpTy, mlir::tosa::BitwiseNotOp>) {
+      bool logical = std::is_same_v<OpTy, mlir::tosa::LogicalNotOp>;
+      if (mlir::Value folded = foldIntegers(
+              {v}, elementTypeOf(v), [logical](llvm::ArrayRef<int64_t> x) {
+                return std::optional<int64_t>(logical ? !x[0] : ~x[0]);
+              }))
+        return folded;
+    }
     return OpTy::create(b, loc, v.getType(), v);
+  }
+
+  /// The value of binary op `OpTy` on integer (or boolean) constants, or
+  /// null: when an operand is not such a constant or `OpTy` has no integer
+  /// meaning here.
+  template <typename OpTy>
+  mlir::Value foldBinary(mlir::Value a, mlir::Value c, mlir::Type resultType) {
+    std::optional<int64_t> (*fn)(int64_t, int64_t) = nullptr;
+    using namespace mlir::tosa;
+    if constexpr (std::is_same_v<OpTy, AddOp>)
+      fn = [](int64_t x, int64_t y) { return std::optional<int64_t>(x + y); };
+    else if constexpr (std::is_same_v<OpTy, SubOp>)
+      fn = [](int64_t x, int64_t y) { return std::optional<int64_t>(x - y); };
+    else if constexpr (std::is_same_v<OpTy, MaximumOp>)
+      fn = [](int64_t x, int64_t y) {
+        return std::optional<int64_t>(std::max(x, y));
+      };
+    else if constexpr (std::is_same_v<OpTy, MinimumOp>)
+      fn = [](int64_t x, int64_t y) {
+        return std::optional<int64_t>(std::min(x, y));
+      };
+    else if constexpr (std::is_same_v<OpTy, IntDivOp>)
+      fn = [](int64_t x, int64_t y) {
+        return y ? std::optional<int64_t>(x / y) : std::nullopt;
+      };
+    else if constexpr (std::is_same_v<OpTy, EqualOp>)
+      fn = [](int64_t x, int64_t y) { return std::optional<int64_t>(x == y); };
+    else if constexpr (std::is_same_v<OpTy, GreaterOp>)
+      fn = [](int64_t x, int64_t y) { return std::optional<int64_t>(x > y); };
+    else if constexpr (std::is_same_v<OpTy, GreaterEqualOp>)
+      fn = [](int64_t x, int64_t y) { return std::optional<int64_t>(x >= y); };
+    else if constexpr (std::is_same_v<OpTy, LogicalAndOp> ||
+                       std::is_same_v<OpTy, BitwiseAndOp>)
+      fn = [](int64_t x, int64_t y) { return std::optional<int64_t>(x & y); };
+    else if constexpr (std::is_same_v<OpTy, LogicalOrOp> ||
+                       std::is_same_v<OpTy, BitwiseOrOp>)
+      fn = [](int64_t x, int64_t y) { return std::optional<int64_t>(x | y); };
+    else if constexpr (std::is_same_v<OpTy, LogicalXorOp> ||
+                       std::is_same_v<OpTy, BitwiseXorOp>)
+      fn = [](int64_t x, int64_t y) { return std::optional<int64_t>(x ^ y); };
+    if (!fn)
+      return {};
+    return foldIntegers({a, c}, resultType, [fn](llvm::ArrayRef<int64_t> v) {
+      return fn(v[0], v[1]);
+    });
   }
 
   /// Evaluates an elementwise function of integer (or boolean) constants
   /// at compile time, with broadcasting; null when an operand is not such a
   /// constant (or `fn` fails). Shape arithmetic in int64 thus never reaches
-  /// run time. add/sub/mul/div/maximum/minimum/select fold this way.
+  /// run time: the arithmetic, comparison, logical and select helpers all
+  /// fold this way.
   mlir::Value foldIntegers(
       mlir::ValueRange operands, mlir::Type resultElementType,
       llvm::function_ref<std::optional<int64_t>(llvm::ArrayRef<int64_t>)> fn);
+
+  /// TOSA's profiles define integer add, sub, mul, maximum, minimum, abs,
+  /// comparisons and reduce_sum on i32 only: narrower integers (and booleans
+  /// in comparisons) are computed in i32, and results cast back, which wraps
+  /// as ONNX's integer arithmetic does.
+  static bool isNarrowInteger(mlir::Value v);
+  mlir::Value widenToI32(mlir::Value v);
 
   mlir::Value add(mlir::Value a, mlir::Value c);
   mlir::Value sub(mlir::Value a, mlir::Value c);
@@ -153,6 +223,7 @@ public:
   /// cond ? onTrue : onFalse with three-way broadcasting.
   mlir::Value select(mlir::Value cond, mlir::Value onTrue, mlir::Value onFalse);
   mlir::Value negate(mlir::Value v);
+  mlir::Value abs(mlir::Value v);
   /// sqrt(x) as reciprocal(rsqrt(x)): TOSA 1.0 has no sqrt; this form keeps
   /// sqrt(0) = 0 and sqrt(inf) = inf exactly, whereas POW's result is
   /// undefined for some inputs in the spec.
@@ -163,7 +234,8 @@ public:
 
   //--- Linear algebra ---------------------------------------------------------
 
-  /// tosa.matmul of [N, M, K] by [N, K, P].
+  /// tosa.matmul of [N, M, K] by [N, K, P] (float results in the operands'
+  /// type, accumulated in f32).
   mlir::Value matmul(mlir::Value a, mlir::Value c);
 
   //--- Reductions (reduced dimensions kept as 1) -----------------------------

@@ -60,7 +60,10 @@ std::unique_ptr<Pass> createCopyToLinalgPass() {
 void buildTosaToLinalgPipeline(OpPassManager &pm) {
   addPipeline(pm, "func.func(tosa-optional-decompositions),canonicalize,"
                   "func.func(tosa-infer-shapes,tosa-make-broadcastable,"
-                  "tosa-to-linalg-named,tosa-to-linalg,tosa-to-arith,"
+                  "tosa-to-linalg-named,tosa-to-linalg,"
+                  // apply_scale (from RESCALE and integer MUL/AVG_POOL2D)
+                  // becomes plain integer arithmetic here.
+                  "tosa-to-arith{include-apply-rescale=true},"
                   "tosa-to-tensor),"
                   "canonicalize,linalg-fuse-elementwise-ops,canonicalize,cse");
 }

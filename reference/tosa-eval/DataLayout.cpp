@@ -23,8 +23,7 @@ void copyElement(const Tensor &from, int64_t src, Tensor &to, int64_t dst) {
 
 /// Fills `out` with input elements picked by `source(outIndex, inIndex)`,
 /// which maps an output index to an input index.
-template <typename Fn>
-void gatherBy(const Tensor &in, Tensor &out, Fn source) {
+template <typename Fn> void gatherBy(const Tensor &in, Tensor &out, Fn source) {
   Shape index(out.rank(), 0), inIndex(in.rank(), 0);
   for (int64_t o = 0, n = out.size(); o < n; ++o) {
     source(index, inIndex);
@@ -76,7 +75,8 @@ LogicalResult evalConcat(OpEval &e) {
                 "axis out of range"))
     return failure();
   int64_t outer = numElements(ArrayRef<int64_t>(out.shape).take_front(axis));
-  int64_t inner = numElements(ArrayRef<int64_t>(out.shape).drop_front(axis + 1));
+  int64_t inner =
+      numElements(ArrayRef<int64_t>(out.shape).drop_front(axis + 1));
   int64_t offset = 0, total = 0;
   for (const Tensor *t : e.operands)
     total += t->shape[axis];

@@ -222,9 +222,7 @@ int64_t intDivI(OpEval &e, int64_t a, int64_t b, DType t) {
 int64_t andI(OpEval &, int64_t a, int64_t b, DType) { return a & b; }
 int64_t orI(OpEval &, int64_t a, int64_t b, DType) { return a | b; }
 int64_t xorI(OpEval &, int64_t a, int64_t b, DType) { return a ^ b; }
-int64_t logicalAndI(OpEval &, int64_t a, int64_t b, DType) {
-  return a && b;
-}
+int64_t logicalAndI(OpEval &, int64_t a, int64_t b, DType) { return a && b; }
 int64_t logicalOrI(OpEval &, int64_t a, int64_t b, DType) { return a || b; }
 int64_t logicalXorI(OpEval &, int64_t a, int64_t b, DType) {
   return (a != 0) != (b != 0);
@@ -301,10 +299,9 @@ OpHandler minMax(bool isMax) {
     bool propagate = propagatesNan(e.op);
     forEachBroadcast(e, out.shape, 2, [&](int64_t o, const int64_t *off) {
       if (a.isFloat())
-        out.floats[o] = isMax ? applyMaxF(a.floats[off[0]], b.floats[off[1]],
-                                          propagate)
-                              : applyMinF(a.floats[off[0]], b.floats[off[1]],
-                                          propagate);
+        out.floats[o] =
+            isMax ? applyMaxF(a.floats[off[0]], b.floats[off[1]], propagate)
+                  : applyMinF(a.floats[off[0]], b.floats[off[1]], propagate);
       else
         out.ints[o] = isMax ? maxI(e, a.ints[off[0]], b.ints[off[1]], a.type)
                             : minI(e, a.ints[off[0]], b.ints[off[1]], a.type);
@@ -436,12 +433,16 @@ void registerElementwiseOps(HandlerTable &table) {
     FloatFn fn;
   };
   static constexpr UnaryRow kFloatUnary[] = {
-      {"tosa.exp", applyExp},     {"tosa.log", applyLog},
+      {"tosa.exp", applyExp},
+      {"tosa.log", applyLog},
       {"tosa.reciprocal", applyReciprocal},
-      {"tosa.rsqrt", applyRsqrt}, {"tosa.tanh", applyTanh},
+      {"tosa.rsqrt", applyRsqrt},
+      {"tosa.tanh", applyTanh},
       {"tosa.sigmoid", applySigmoid},
-      {"tosa.erf", applyErf},     {"tosa.sin", applySin},
-      {"tosa.cos", applyCos},     {"tosa.floor", applyFloor},
+      {"tosa.erf", applyErf},
+      {"tosa.sin", applySin},
+      {"tosa.cos", applyCos},
+      {"tosa.floor", applyFloor},
       {"tosa.ceil", applyCeil},
   };
   for (const UnaryRow &row : kFloatUnary)

@@ -14,8 +14,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/IR/DialectResourceBlobManager.h"
 #include "mlir/IR/BuiltinDialect.h"
+#include "mlir/IR/DialectResourceBlobManager.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -146,8 +146,8 @@ LogicalResult tensorFromAttr(Attribute attr, ShapedType type, Tensor &out,
     } else {
       int64_t i = 0;
       for (APInt v : dense.getValues<APInt>())
-        out.ints[i++] = v.getBitWidth() == 1 ? v.getZExtValue()
-                                             : v.getSExtValue();
+        out.ints[i++] =
+            v.getBitWidth() == 1 ? v.getZExtValue() : v.getSExtValue();
     }
     return success();
   }
@@ -238,8 +238,8 @@ private:
   LogicalResult runBlock(Block &block, Scope &scope,
                          SmallVectorImpl<Tensor> &yielded,
                          SmallVectorImpl<Value> *yieldedValues = nullptr);
-  LogicalResult runRegion(Region &region, ArrayRef<Tensor> args,
-                          Scope &outer, SmallVectorImpl<Tensor> &yielded);
+  LogicalResult runRegion(Region &region, ArrayRef<Tensor> args, Scope &outer,
+                          SmallVectorImpl<Tensor> &yielded);
   LogicalResult evalOp(Operation *op, Scope &scope);
   LogicalResult evalControlFlow(Operation *op, Scope &scope);
   LogicalResult evalVariableOp(Operation *op, Scope *scope);
@@ -395,8 +395,8 @@ LogicalResult Evaluator::Impl::evalVariableOp(Operation *op, Scope *scope) {
   auto write = cast<tosa::VariableWriteOp>(op);
   auto it = variables.find(write.getName());
   if (it == variables.end())
-    return fail(op, "ERROR_IF: variable '" + write.getName() +
-                        "' is not declared");
+    return fail(op,
+                "ERROR_IF: variable '" + write.getName() + "' is not declared");
   const Tensor *t = scope->lookup(write.getInput1());
   if (t->shape != it->second.shape || t->type != it->second.type)
     return fail(op, "ERROR_IF: the written value's type differs from the "
@@ -460,8 +460,8 @@ LogicalResult Evaluator::Impl::evalOp(Operation *op, Scope &scope) {
       return fail(op, "constants must be statically shaped tensors");
     Tensor t;
     std::string msg;
-    Attribute attr = isa<tosa::ConstOp>(op) ? op->getAttr("values")
-                                            : op->getAttr("value");
+    Attribute attr =
+        isa<tosa::ConstOp>(op) ? op->getAttr("values") : op->getAttr("value");
     if (failed(tensorFromAttr(attr, type, t, msg)))
       return fail(op, msg);
     scope.values[op->getResult(0)] = std::move(t);
@@ -550,9 +550,10 @@ void Evaluator::Impl::collectCompliance(func::FuncOp func, Scope &scope,
         absOperands.push_back(std::move(a));
       }
       auto localBound = op->getAttrOfType<BoolAttr>("local_bound");
-      bool hasAttr = op->getAttr("local_bound") || isa<tosa::FFT2dOp,
-          tosa::RFFT2dOp, tosa::Conv2DOp, tosa::Conv3DOp,
-          tosa::DepthwiseConv2DOp, tosa::TransposeConv2DOp>(op);
+      bool hasAttr =
+          op->getAttr("local_bound") ||
+          isa<tosa::FFT2dOp, tosa::RFFT2dOp, tosa::Conv2DOp, tosa::Conv3DOp,
+              tosa::DepthwiseConv2DOp, tosa::TransposeConv2DOp>(op);
       if (hasAttr && !(localBound && localBound.getValue())) {
         unsigned numInputs = isa<tosa::FFT2dOp>(op) ? 2 : 1;
         double maxAbs = 0;

@@ -49,12 +49,12 @@ struct EvalOptions {
 
 /// What the compliance check needs to judge one function result.
 struct ComplianceInfo {
-  std::string opName;                 // "tosa.exp"; "" for a block argument
+  std::string opName; // "tosa.exp"; "" for a block argument
   std::map<std::string, std::string> attrs; // printed attribute values
-  std::vector<Tensor> operands;       // the op's operands as it saw them
-  std::optional<Tensor> bound;        // dot-product ops: output_bnd
-  int64_t kernelSize = 0;             // dot-product ops: KS
-  bool biasNonZero = false;           // dot-product ops: max(abs(bias)) > 0
+  std::vector<Tensor> operands;             // the op's operands as it saw them
+  std::optional<Tensor> bound;              // dot-product ops: output_bnd
+  int64_t kernelSize = 0;                   // dot-product ops: KS
+  bool biasNonZero = false; // dot-product ops: max(abs(bias)) > 0
 };
 
 struct EvalResult {
@@ -76,9 +76,8 @@ public:
   /// Evaluates `func` on `args` (one tensor per function argument, of its
   /// element type and shape). On failure, `error` names the op and the reason
   /// (an unsupported op, an ERROR_IF of the specification, a malformed op).
-  mlir::LogicalResult run(mlir::func::FuncOp func,
-                          llvm::ArrayRef<Tensor> args, EvalResult &result,
-                          std::string &error);
+  mlir::LogicalResult run(mlir::func::FuncOp func, llvm::ArrayRef<Tensor> args,
+                          EvalResult &result, std::string &error);
 
   /// The element type of an MLIR tensor / element type, if the evaluator
   /// knows it.

@@ -29,12 +29,13 @@ LogicalResult evalResize(OpEval &e) {
                        border = e.shapeOperand(3);
   bool bilinear =
       e.as<tosa::ResizeOp>().getMode() == tosa::ResizeMode::BILINEAR;
-  int64_t N = in.shape[0], IH = in.shape[1], IW = in.shape[2],
-          C = in.shape[3], OH = out.shape[1], OW = out.shape[2];
+  int64_t N = in.shape[0], IH = in.shape[1], IW = in.shape[2], C = in.shape[3],
+          OH = out.shape[1], OW = out.shape[2];
   int64_t syN = scale[0], syD = scale[1], sxN = scale[2], sxD = scale[3];
   int64_t offY = offset[0], offX = offset[1], bY = border[0], bX = border[1];
   auto sizeOk = [&](int64_t numerator, int64_t d, int64_t expected) {
-    return numerator >= 0 && numerator % d == 0 && numerator / d + 1 == expected;
+    return numerator >= 0 && numerator % d == 0 &&
+           numerator / d + 1 == expected;
   };
   if (e.errorIf(std::max({OH, OW, IH, IW}) >= 16384, "image too large") ||
       e.errorIf(syN <= 0 || syD <= 0 || sxN <= 0 || sxD <= 0,
@@ -100,6 +101,8 @@ LogicalResult evalResize(OpEval &e) {
 
 } // namespace
 
-void registerImageOps(HandlerTable &table) { table["tosa.resize"] = evalResize; }
+void registerImageOps(HandlerTable &table) {
+  table["tosa.resize"] = evalResize;
+}
 
 } // namespace onnx_tosa::ref

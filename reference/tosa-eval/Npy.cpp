@@ -186,10 +186,12 @@ bool writeNpy(const std::string &path, const Tensor &t, std::string &error) {
     bytes = bits <= 8 ? 1 : bits <= 16 ? 2 : bits <= 32 ? 4 : 8;
     descr = bytes == 1 ? "|i1" : "<i" + std::to_string(bytes);
   }
-  std::string dict = "{'descr': '" + descr + "', 'fortran_order': False, " +
-                     "'shape': (";
+  std::string dict =
+      "{'descr': '" + descr + "', 'fortran_order': False, " + "'shape': (";
   for (size_t i = 0; i < t.shape.size(); ++i)
-    dict += std::to_string(t.shape[i]) + (t.shape.size() == 1 ? "," : i + 1 < t.shape.size() ? ", " : "");
+    dict += std::to_string(t.shape[i]) + (t.shape.size() == 1      ? ","
+                                          : i + 1 < t.shape.size() ? ", "
+                                                                   : "");
   dict += "), }";
   size_t total = 10 + dict.size() + 1;
   dict.append((64 - total % 64) % 64, ' ');

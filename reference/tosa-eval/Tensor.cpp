@@ -57,10 +57,10 @@ struct DTypeName {
   const char *name;
 };
 constexpr DTypeName kNames[] = {
-    {DType::Bool, "i1"},   {DType::I4, "i4"},         {DType::I8, "i8"},
-    {DType::I16, "i16"},   {DType::I32, "i32"},       {DType::I48, "i48"},
-    {DType::I64, "i64"},   {DType::F16, "f16"},       {DType::BF16, "bf16"},
-    {DType::F32, "f32"},   {DType::F64, "f64"},       {DType::F8E4M3, "f8E4M3FN"},
+    {DType::Bool, "i1"},       {DType::I4, "i4"},   {DType::I8, "i8"},
+    {DType::I16, "i16"},       {DType::I32, "i32"}, {DType::I48, "i48"},
+    {DType::I64, "i64"},       {DType::F16, "f16"}, {DType::BF16, "bf16"},
+    {DType::F32, "f32"},       {DType::F64, "f64"}, {DType::F8E4M3, "f8E4M3FN"},
     {DType::F8E5M2, "f8E5M2"},
 };
 } // namespace

@@ -87,8 +87,8 @@ std::string shapeString(llvm::ArrayRef<int64_t> shape);
 struct Tensor {
   DType type = DType::F32;
   Shape shape;
-  std::vector<int64_t> ints;   // Bool and integer types
-  std::vector<double> floats;  // floating-point types
+  std::vector<int64_t> ints;  // Bool and integer types
+  std::vector<double> floats; // floating-point types
 
   Tensor() = default;
   Tensor(DType type, llvm::ArrayRef<int64_t> shape);

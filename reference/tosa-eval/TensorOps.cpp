@@ -38,8 +38,7 @@ struct Acc {
       return;
     }
     int64_t value =
-        inside ? checkedInt(e, in.ints[inAt] - inZp, accType, "input - zp")
-               : 0;
+        inside ? checkedInt(e, in.ints[inAt] - inZp, accType, "input - zp") : 0;
     int64_t weight = checkedInt(e, w.ints[wAt] - wZp, accType, "weight - zp");
     int64_t product =
         wrapSigned(static_cast<int64_t>(static_cast<uint64_t>(value) *
@@ -52,9 +51,9 @@ struct Acc {
     if (out.isFloat())
       out.floats[at] = f + bias.floats[biasAt];
     else
-      out.ints[at] = checkedInt(e, wrapSigned(i, bitWidth(out.type)) +
-                                       bias.ints[biasAt],
-                                out.type, "bias addition");
+      out.ints[at] =
+          checkedInt(e, wrapSigned(i, bitWidth(out.type)) + bias.ints[biasAt],
+                     out.type, "bias addition");
   }
 };
 
@@ -94,7 +93,8 @@ bool outputSize(OpEval &e, int64_t numerator, int64_t stride, int64_t expected,
 
 SmallVector<int64_t> attrInts(OpEval &e, StringRef name) {
   auto attr = e.op->getAttrOfType<DenseI64ArrayAttr>(name);
-  return attr ? SmallVector<int64_t>(attr.asArrayRef()) : SmallVector<int64_t>();
+  return attr ? SmallVector<int64_t>(attr.asArrayRef())
+              : SmallVector<int64_t>();
 }
 
 /// CONV2D and CONV3D, as a 3-D convolution (CONV2D has depth 1).
@@ -150,8 +150,8 @@ LogicalResult evalConv(OpEval &e, bool is3d) {
                   int64_t d = od * stride[0] - pad[0] + kd * dilation[0];
                   int64_t y = oy * stride[1] - pad[2] + ky * dilation[1];
                   int64_t x = ox * stride[2] - pad[4] + kx * dilation[2];
-                  bool inside = d >= 0 && d < ID && y >= 0 && y < IH &&
-                                x >= 0 && x < IW;
+                  bool inside =
+                      d >= 0 && d < ID && y >= 0 && y < IH && x >= 0 && x < IW;
                   if (!inside && !e.extraMultiplies)
                     continue;
                   for (int64_t ic = 0; ic < IC; ++ic)
@@ -159,8 +159,8 @@ LogicalResult evalConv(OpEval &e, bool is3d) {
                           inside ? (((n * ID + d) * IH + y) * IW + x) * IC + ic
                                  : 0,
                           inZp, weight,
-                          (((oc * KD + kd) * KH + ky) * KW + kx) * IC + ic,
-                          wZp, inside);
+                          (((oc * KD + kd) * KH + ky) * KW + kx) * IC + ic, wZp,
+                          inside);
                 }
             a.store(out, (((n * OD + od) * OH + oy) * OW + ox) * OC + oc, bias,
                     bias.size() == 1 ? 0 : oc);
@@ -203,9 +203,8 @@ LogicalResult evalDepthwiseConv(OpEval &e) {
                 bool inside = y >= 0 && y < IH && x >= 0 && x < IW;
                 if (!inside && !e.extraMultiplies)
                   continue;
-                a.mac(input, inside ? ((n * IH + y) * IW + x) * C + c : 0,
-                      inZp, weight, ((ky * KW + kx) * C + c) * M + m, wZp,
-                      inside);
+                a.mac(input, inside ? ((n * IH + y) * IW + x) * C + c : 0, inZp,
+                      weight, ((ky * KW + kx) * C + c) * M + m, wZp, inside);
               }
             int64_t oc = c * M + m;
             a.store(out, ((n * OH + oy) * OW + ox) * C * M + oc, bias,
@@ -286,8 +285,7 @@ LogicalResult evalMatMul(OpEval &e) {
       for (int64_t w = 0; w < W; ++w) {
         Acc a(e, out.type);
         for (int64_t c = 0; c < C; ++c)
-          a.mac(A, (n * H + h) * C + c, aZp, B, (n * C + c) * W + w, bZp,
-                true);
+          a.mac(A, (n * H + h) * C + c, aZp, B, (n * C + c) * W + w, bZp, true);
         a.store(out, (n * H + h) * W + w, zeroBias, 0);
       }
   return success();
@@ -347,8 +345,8 @@ LogicalResult evalAvgPool(OpEval &e) {
           int64_t k = 0;
           while ((int64_t(1) << k) < count)
             ++k; // (1 << k) / 2 < count <= (1 << k)
-          int64_t multiplier = ((int64_t(1) << 30) + 1) * (int64_t(1) << k) /
-                               count;
+          int64_t multiplier =
+              ((int64_t(1) << 30) + 1) * (int64_t(1) << k) / count;
           int64_t shift = 30 + k;
           e.require(isum >= -(int64_t(1) << (shift - 1)) &&
                         isum < (int64_t(1) << (shift - 1)),
@@ -434,10 +432,20 @@ LogicalResult evalFft(OpEval &e, bool real) {
         double sumRe = 0, sumIm = 0;
         for (int64_t iy = 0; iy < H; ++iy)
           for (int64_t ix = 0; ix < W; ++ix) {
-            double a = 2 * M_PI *
-                       (static_cast<double>((iy * oy) % H) / H +
-                        static_cast<double>((ix * ox) % W) / W);
-            double c = std::cos(a), s = sign * std::sin(a);
+            // The angle is 2 pi p / (H W): exact at multiples of pi / 2, so
+            // the coefficients that are 0 in exact arithmetic are 0 here.
+            int64_t p = (((iy * oy) % H) * W + ((ix * ox) % W) * H) % (H * W);
+            double c, s;
+            if ((4 * p) % (H * W) == 0) {
+              static const double kCos[] = {1, 0, -1, 0},
+                                  kSin[] = {0, 1, 0, -1};
+              c = kCos[4 * p / (H * W)];
+              s = sign * kSin[4 * p / (H * W)];
+            } else {
+              double a = 2 * M_PI * static_cast<double>(p) / (H * W);
+              c = std::cos(a);
+              s = sign * std::sin(a);
+            }
             if (e.extraMultiplies) {
               c = std::fabs(c);
               s = std::fabs(s);

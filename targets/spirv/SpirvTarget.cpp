@@ -2,7 +2,11 @@
 #include "spirv/SpirvTarget.h"
 
 #include "mlir/AsmParser/AsmParser.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
@@ -60,6 +64,29 @@ struct PrepareSpirvPass
   }
 };
 
+/// Vulkan's GLSL extended instructions have no erf: expand erf/erfc into
+/// MLIR's polynomial approximations (arithmetic plus exp) before conversion.
+struct ApproximateMathPass
+    : PassWrapper<ApproximateMathPass, OperationPass<gpu::GPUModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ApproximateMathPass)
+  StringRef getArgument() const override {
+    return "onnx-tosa-approximate-math-for-spirv";
+  }
+  StringRef getDescription() const override {
+    return "Expand math ops SPIR-V lacks (erf, erfc) into approximations";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<arith::ArithDialect, math::MathDialect>();
+  }
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    populatePolynomialApproximateErfPattern(patterns);
+    populatePolynomialApproximateErfcPattern(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
 } // namespace
 
 std::unique_ptr<Pass> createPrepareSpirvPass() {
@@ -68,6 +95,7 @@ std::unique_ptr<Pass> createPrepareSpirvPass() {
 
 void buildGpuToSpirvPipeline(OpPassManager &pm) {
   pm.addPass(createPrepareSpirvPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(std::make_unique<ApproximateMathPass>());
   // convert-gpu-to-spirv does not convert math ops itself; they are turned
   // into GLSL extended instructions first.
   std::string pipeline =
@@ -96,6 +124,9 @@ collectSpirv(ModuleOp module,
   return success();
 }
 
-void registerSpirvTargetPasses() { PassRegistration<PrepareSpirvPass>(); }
+void registerSpirvTargetPasses() {
+  PassRegistration<PrepareSpirvPass>();
+  PassRegistration<ApproximateMathPass>();
+}
 
 } // namespace onnx_tosa

@@ -206,10 +206,10 @@ def compare(name: str, expected: np.ndarray, actual: np.ndarray,
     if expected.dtype.kind in "biu":
         bad = actual != expected
     elif expected.dtype.kind in "fc":
-        a = actual.astype(np.complex128 if expected.dtype.kind == "c"
-                          else np.float64)
-        e = expected.astype(a.dtype)
         with np.errstate(all="ignore"):
+            a = actual.astype(np.complex128 if expected.dtype.kind == "c"
+                              else np.float64)
+            e = expected.astype(a.dtype)
             bad = ~np.isclose(a, e, rtol=rtol, atol=atol, equal_nan=True)
     else:
         bad = actual != expected

@@ -14,29 +14,29 @@ UNSUPPORTED_RE = re.compile(
 USAGE = """\
 The ONNX backend test cases that ship with the `onnx` Python package (node,
 pytorch-converted, pytorch-operator and simple; the node cases are written
-out from the package's own generators when the wheel does not carry them)
-are this project's main measure of correctness. Each case is imported,
-legalized, compiled for a target, run on a device, and every output is
-compared with the stored one: integers and bools exactly, floats with
-ONNX's usual `rtol=1e-3, atol=1e-7` (NaNs in the same places). Per-case
+out from the package's own seeded generators when the wheel does not carry
+them) are this project's main measure of correctness. Each case is
+imported, legalized, compiled for a target, run on a device, and every
+output is compared with the stored one: integers and bools exactly, floats
+with ONNX's usual `rtol=1e-3, atol=1e-7` (NaNs in the same places). Per-case
 tolerances, each with its reason, live in `TOLERANCES` in
 `test/conformance/harness.py` (none today).
 
 ```sh
-scripts/conformance.sh                        # vulkan (lavapipe here); checks the xfail list
-scripts/conformance.sh --target=cuda          # on a GPU machine
+scripts/conformance.sh                        # vulkan (lavapipe without a GPU); checks the xfail list
 scripts/conformance.sh -k 'test_(add|relu)'   # a subset (regex on case names)
 scripts/conformance.sh --limit=50             # 50 cases spread over the suite
 scripts/conformance.sh --update-xfail         # rewrite xfail-<target>.txt from this run
 scripts/conformance.sh --scoreboard           # run, then rewrite this page
 scripts/conformance.sh --scoreboard-only --merge-results=conformance-cuda.json
                                               # rewrite this page from saved results
+scripts/conformance.sh --help                 # every option
 ```
 
 It builds the two tools first (`--no-build` skips that), runs the cases in
 parallel (`-j`, default: the number of CPUs), each tool call in its own
-process with a time limit (`--compile-timeout`, `--run-timeout`, 60 s each),
-and caches artifacts and compile errors under
+process group with a time limit (`--compile-timeout`, `--run-timeout`, 60 s
+each), and caches artifacts and compile errors under
 `build/conformance/cache/` keyed by the model's hash, the compiler binary's
 hash and the target (a rebuilt compiler misses the cache; `--no-cache`
 ignores it). A run writes `build/conformance-<target>.json`; `--scoreboard`
@@ -50,13 +50,25 @@ run (tools missing, bad options). `--update-xfail` rewrites the list (cases
 that failed, with `# stage: first error line`; for a subset only the cases of
 the subset change) and exits 0.
 
+CUDA on a GPU machine that cannot compile (no LLVM/MLIR there): compile
+here, run there, with the same onnx version on both sides.
+
+```sh
+scripts/conformance.sh --target=cuda --compile-only   # here: fills build/conformance/cache/cuda/
+# there, with build/conformance/cache/cuda and build/bin/onnx-tosa-run brought along:
+scripts/conformance.sh --no-build --target=cuda --precompiled [--update-xfail]
+# back here, with build/conformance-cuda.json brought back:
+scripts/conformance.sh --scoreboard-only --merge-results=conformance-cuda.json
+```
+
 Failure stages: `import`, `legalization`, `lowering`, `codegen`, `artifact`
 are the compiler's own (`onnx-tosa-compile: error: <stage>: ...`); cases with
 sequence, optional or map inputs or outputs, or inputs of a type `.npy`
 cannot carry (string, float8, int4, ...), are `import` failures marked
 `unsupported-input` and are not compiled; `runtime` is a failed
 `onnx-tosa-run`; `mismatch` is a wrong value, shape or dtype; `timeout` and
-`crash` (killed by a signal or an internal-error report) are either tool's.
+`crash` (killed by a signal or an internal-error report) are either tool's;
+`harness` would be a fault of the harness itself.
 """
 
 
@@ -86,6 +98,8 @@ def error_pattern(stage: str, error: str) -> str:
     cases that fail for the same reason."""
     text = re.sub(r"^node '[^']*'(?: \([^)]*\))?: ", "", error or "")
     text = re.sub(r"'[^']*'", "'…'", text)
+    text = re.sub(r"element type (?!is\b)[A-Za-z0-9_]+", "element type …",
+                  text)
     text = re.sub(r"\b\d+(?:\.\d+)?\b", "N", text)
     return f"{stage}: {text}"
 

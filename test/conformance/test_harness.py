@@ -4,7 +4,6 @@ whole run against stand-in tools that pass, mismatch, fail, crash and hang.
 Fast, and needs no build:  .venv/bin/python -m pytest -q test/conformance
 """
 import json
-import os
 import subprocess
 import sys
 import textwrap

@@ -13,7 +13,8 @@ HEADER = """\
 # One case per line, sorted; the '# stage: error' comments are only for
 # readers. CI fails when a case that is not listed fails and when a listed
 # case passes, so this list only shrinks: when your change makes a case
-# pass, delete its line. Rewrite it from a run only deliberately:
+# pass, delete its line. Rewrite it from a full run only deliberately
+# (docs/conformance.md says how, for a GPU machine too):
 #   scripts/conformance.sh --target={target} --update-xfail
 """
 

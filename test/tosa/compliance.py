@@ -206,7 +206,7 @@ def check_dot_product(imp, ref, bnd, ks, bias_nonzero, out_t, acc_t):
         bad = cond & ~np.isnan(imp)
         if bad.any():
             i = int(np.flatnonzero(bad)[0])
-            return False, f"{name} at {i}: got {imp[i]}"
+            return False, f"{name} at {i}: got {float(imp[i])!r}"
     live = ~np.isnan(ref) & ~np.isnan(bnd)
     with np.errstate(over="ignore", invalid="ignore"):
         live &= ~rounds_to_infinity(bnd * (1 + abs_bound * 2.0 ** (-1 - normal_frac(out_t))), out_t)
@@ -214,7 +214,7 @@ def check_dot_product(imp, ref, bnd, ks, bias_nonzero, out_t, acc_t):
     bad = zero & ((ref != 0) | (imp != 0))
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        return False, f"element {i}: bound 0 needs 0, got {imp[i]}"
+        return False, f"element {i}: bound 0 needs 0, got {float(imp[i])!r}"
     live &= bnd != 0
     err_bnd = np.maximum(bnd * 2.0 ** (-1 - normal_frac(out_t)), normal_min(out_t))
     with np.errstate(invalid="ignore"):
@@ -223,7 +223,7 @@ def check_dot_product(imp, ref, bnd, ks, bias_nonzero, out_t, acc_t):
     if live.any() and not np.all(np.abs(err[live]) <= abs_bound):
         bad = live & ~(np.abs(err) <= abs_bound)
         i = int(np.flatnonzero(bad)[0])
-        return False, (f"element {i}: got {imp[i]!r}, reference {ref[i]!r}, "
+        return False, (f"element {i}: got {float(imp[i])!r}, reference {float(ref[i])!r}, "
                        f"error {err[i]:.3g} > ABS_BOUND {abs_bound} "
                        f"(units of bound 2^-{normal_frac(out_t) + 1})")
     sumsq = float(np.sum(err * err))
@@ -265,9 +265,14 @@ def _summary(ok, imp, ref):
     if bad.size == 0:
         return True, "ok"
     i = int(bad[0])
+    at = tuple(int(k) for k in np.unravel_index(i, ok.shape)) if ok.ndim else ()
     return False, (f"{bad.size} of {ok.size} elements out of bounds; first at "
-                   f"{np.unravel_index(i, ok.shape) if ok.ndim else ()}: got "
-                   f"{imp.ravel()[i]!r}, reference {ref.ravel()[i]!r}")
+                   f"{list(at)}: got {_scalar(imp.ravel()[i])}, reference "
+                   f"{_scalar(ref.ravel()[i])}")
+
+
+def _scalar(v):
+    return repr(int(v)) if np.issubdtype(np.asarray(v).dtype, np.integer) else repr(float(v))
 
 
 def check_output(info, ref, imp, operands, bound=None):

@@ -38,8 +38,8 @@ TEST(Cast, FloatToIntRoundsHalfToEvenAndSaturates) {
                  {floats(DType::F32, {10},
                          {2.5, 3.5, -2.5, -0.5, 0.5000001, 126.5, 127.5, 1e10,
                           -INFINITY, -128.4})});
-  EXPECT_EQ(out[0].ints, (std::vector<int64_t>{2, 4, -2, 0, 1, 126, 127, 127,
-                                               -128, -128}));
+  EXPECT_EQ(out[0].ints,
+            (std::vector<int64_t>{2, 4, -2, 0, 1, 126, 127, 127, -128, -128}));
 }
 
 TEST(Cast, FloatToInt32Saturates) {
@@ -56,15 +56,16 @@ TEST(Cast, NaNToIntIsUnpredictable) {
 }
 
 TEST(Cast, IntNarrowingTruncatesAndWideningSignExtends) {
-  auto narrow = run(cast("i32", "i8", 4),
-                    {ints(DType::I32, {4}, {300, -129, 255, -1})});
+  auto narrow =
+      run(cast("i32", "i8", 4), {ints(DType::I32, {4}, {300, -129, 255, -1})});
   EXPECT_EQ(narrow[0].ints, (std::vector<int64_t>{44, 127, -1, -1}));
   auto wide = run(cast("i8", "i32", 2), {ints(DType::I8, {2}, {-1, 127})});
   EXPECT_EQ(wide[0].ints, (std::vector<int64_t>{-1, 127}));
 }
 
 TEST(Cast, ToAndFromBool) {
-  auto b = run(cast("f32", "i1", 3), {floats(DType::F32, {3}, {0.5, -0.0, NAN})});
+  auto b =
+      run(cast("f32", "i1", 3), {floats(DType::F32, {3}, {0.5, -0.0, NAN})});
   EXPECT_EQ(b[0].ints, (std::vector<int64_t>{1, 0, 1}));
   auto f = run(cast("i1", "f32", 2), {ints(DType::Bool, {2}, {1, 0})});
   EXPECT_EQ(f[0].floats, (std::vector<double>{1.0, 0.0}));
@@ -79,8 +80,8 @@ func.func @main(%a: tensor<3xf32>) -> tensor<3xf16> {
   %1 = tosa.identity %0 : (tensor<3xf16>) -> tensor<3xf16>
   return %1 : tensor<3xf16>
 })";
-  auto out = run(mlir, {floats(DType::F32, {3}, {1.0009765625 + 0.00048828125,
-                                                 65520.0, 1e-8})});
+  auto out = run(mlir, {floats(DType::F32, {3},
+                               {1.0009765625 + 0.00048828125, 65520.0, 1e-8})});
   EXPECT_EQ(out[0].floats[0], 1.001953125); // tie -> even mantissa
   EXPECT_EQ(out[0].floats[1], INFINITY);
   EXPECT_EQ(out[0].floats[2], 0.0); // below half of 2^-24
@@ -111,8 +112,7 @@ std::string rescale(const std::string &mode, int64_t multiplier, int shift,
          (inUnsigned ? "true" : "false") +
          ", output_unsigned = " + (outUnsigned ? "true" : "false") + "} : (" +
          t + ", tensor<1x" + mt + ">, tensor<1xi8>, tensor<1x" + in +
-         ">, tensor<1x" + out + ">) -> " + r + "\n  return %0 : " + r +
-         "\n}\n";
+         ">, tensor<1x" + out + ">) -> " + r + "\n  return %0 : " + r + "\n}\n";
 }
 
 TEST(Rescale, SingleRoundRoundsHalfUp) {
@@ -146,8 +146,8 @@ TEST(Rescale, Scale16) {
 
 TEST(Rescale, UnsignedInputAndOutput) {
   // u8 input (zero point 128 stored as i8 -128) to i8, scale 1.0.
-  auto in = run(rescale("SINGLE_ROUND", 1 << 30, 30, 3, true, "i8", "i8",
-                        -128, 0, /*inUnsigned=*/true),
+  auto in = run(rescale("SINGLE_ROUND", 1 << 30, 30, 3, true, "i8", "i8", -128,
+                        0, /*inUnsigned=*/true),
                 {ints(DType::I8, {3}, {-1, 0, -128})}); // 255, 0, 128
   EXPECT_EQ(in[0].ints, (std::vector<int64_t>{127, -128, 0}));
   // i8 to u8 with output zero point 128: -128 -> 0, 127 -> 255 (stored -1).

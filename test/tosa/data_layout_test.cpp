@@ -55,16 +55,18 @@ func.func @main(%v: tensor<1x3x2xf32>, %i: tensor<1x2xi32>, %in: tensor<1x2x2xf3
   return %0, %1 : tensor<1x2x2xf32>, tensor<1x3x2xf32>
 })";
   std::string why;
-  auto out = run(mlir, {floats(DType::F32, {1, 3, 2}, {0, 1, 10, 11, 20, 21}),
-                        ints(DType::I32, {1, 2}, {2, 0}),
-                        floats(DType::F32, {1, 2, 2}, {-1, -2, -3, -4})},
+  auto out = run(mlir,
+                 {floats(DType::F32, {1, 3, 2}, {0, 1, 10, 11, 20, 21}),
+                  ints(DType::I32, {1, 2}, {2, 0}),
+                  floats(DType::F32, {1, 2, 2}, {-1, -2, -3, -4})},
                  &why);
   EXPECT_EQ(out[0].floats, (std::vector<double>{20, 21, 0, 1}));
   EXPECT_EQ(out[1].floats, (std::vector<double>{-3, -4, 10, 11, -1, -2}));
   EXPECT_TRUE(why.empty());
-  run(mlir, {floats(DType::F32, {1, 3, 2}, {0, 1, 10, 11, 20, 21}),
-             ints(DType::I32, {1, 2}, {1, 1}),
-             floats(DType::F32, {1, 2, 2}, {-1, -2, -3, -4})},
+  run(mlir,
+      {floats(DType::F32, {1, 3, 2}, {0, 1, 10, 11, 20, 21}),
+       ints(DType::I32, {1, 2}, {1, 1}),
+       floats(DType::F32, {1, 2, 2}, {-1, -2, -3, -4})},
       &why);
   EXPECT_NE(why.find("twice"), std::string::npos);
 }

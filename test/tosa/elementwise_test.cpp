@@ -51,10 +51,10 @@ std::vector<Tensor> run(const std::string &mlir, std::vector<Tensor> args,
 
 TEST(Elementwise, AddInt32OverflowIsUnpredictable) {
   std::string why;
-  auto out = run(binary("tosa.add", "i32", "i32", 2),
-                 {ints(DType::I32, {2}, {2147483647, 1}),
-                  ints(DType::I32, {2}, {1, 2})},
-                 &why);
+  auto out = run(
+      binary("tosa.add", "i32", "i32", 2),
+      {ints(DType::I32, {2}, {2147483647, 1}), ints(DType::I32, {2}, {1, 2})},
+      &why);
   EXPECT_NE(why.find("REQUIRE"), std::string::npos);
   EXPECT_EQ(out[0].ints[1], 3);
 }
@@ -109,18 +109,19 @@ TEST(Elementwise, IntDivTruncatesTowardZero) {
 }
 
 TEST(Elementwise, ArithmeticRightShiftRound) {
-  auto out = run(binary("tosa.arithmetic_right_shift", "i8", "i8", 4,
-                        "{round = true} "),
-                 {ints(DType::I8, {4}, {5, -5, 4, -128}),
-                  ints(DType::I8, {4}, {1, 1, 1, 7})});
+  auto out = run(
+      binary("tosa.arithmetic_right_shift", "i8", "i8", 4, "{round = true} "),
+      {ints(DType::I8, {4}, {5, -5, 4, -128}),
+       ints(DType::I8, {4}, {1, 1, 1, 7})});
   // 5>>1 = 2 (+1: bit 0 set) = 3; -5>>1 = -3 (+1) = -2; 4>>1 = 2;
   // -128>>7 = -1, bit 6 of -128 is 0.
   EXPECT_EQ(out[0].ints, (std::vector<int64_t>{3, -2, 2, -1}));
 }
 
 TEST(Elementwise, LogicalShiftsAtTypeWidth) {
-  auto r = run(binary("tosa.logical_right_shift", "i8", "i8", 2),
-               {ints(DType::I8, {2}, {-1, -128}), ints(DType::I8, {2}, {1, 7})});
+  auto r =
+      run(binary("tosa.logical_right_shift", "i8", "i8", 2),
+          {ints(DType::I8, {2}, {-1, -128}), ints(DType::I8, {2}, {1, 7})});
   EXPECT_EQ(r[0].ints, (std::vector<int64_t>{127, 1}));
   auto l = run(binary("tosa.logical_left_shift", "i8", "i8", 2),
                {ints(DType::I8, {2}, {64, 3}), ints(DType::I8, {2}, {1, 7})});
@@ -232,7 +233,8 @@ TEST(Elementwise, TableInt16Interpolates) {
     values += (i ? ", " : "") + std::to_string(2 * i);
   std::string mlir = R"(
 func.func @main(%a: tensor<4xi16>) -> tensor<4xi32> {
-  %t = "tosa.const"() <{values = dense<[)" + values +
+  %t = "tosa.const"() <{values = dense<[)" +
+                     values +
                      R"(]> : tensor<513xi16>}> : () -> tensor<513xi16>
   %0 = tosa.table %a, %t : (tensor<4xi16>, tensor<513xi16>) -> tensor<4xi32>
   return %0 : tensor<4xi32>

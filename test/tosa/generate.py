@@ -642,7 +642,7 @@ def image(rng, cases):
     settings = {  # scale (y_n, y_d, x_n, x_d), offset, border: output size
         "up2_align": ((2, 1, 2, 1), (0, 0), (0, 0)),
         "up2_half_pixel": ((4, 2, 4, 2), (-1, -1), (1, 1)),
-        "down_frac": ((3, 5, 2, 3), (1, 0), (0, 1)),
+        "down_frac": ((3, 5, 2, 3), (1, 0), (-1, -1)),
     }
     IH, IW, C = 5, 6, 2
     for sname, (sc, off, bd) in settings.items():

@@ -30,9 +30,9 @@ func.func @main(%x: tensor<1x3x3x1xf32>) -> tensor<1x3x3x1xf32> {
   return %0 : tensor<1x3x3x1xf32>
 })";
   std::vector<ComplianceInfo> info;
-  auto out = run(mlir, {floats(DType::F32, {1, 3, 3, 1},
-                               {1, 2, 3, 4, 5, 6, 7, 8, 9})},
-                 nullptr, &info);
+  auto out =
+      run(mlir, {floats(DType::F32, {1, 3, 3, 1}, {1, 2, 3, 4, 5, 6, 7, 8, 9})},
+          nullptr, &info);
   EXPECT_EQ(out[0].floats, (std::vector<double>{12.5, 21.5, 16.5, 27.5, 45.5,
                                                 33.5, 24.5, 39.5, 28.5}));
   // The dot-product bound: KS = 9, local_bound false, so every input is
@@ -76,8 +76,7 @@ func.func @main(%x: tensor<1x1x2x2xf32>) -> tensor<1x1x2x4xf32> {
 })";
   auto out = run(mlir, {floats(DType::F32, {1, 1, 2, 2}, {1, 10, 2, 20})});
   // channel c, multiplier m -> output c*M+m = x[c] * w[c][m] + b
-  EXPECT_EQ(out[0].floats,
-            (std::vector<double>{1, 2, 30, 41, 2, 4, 60, 81}));
+  EXPECT_EQ(out[0].floats, (std::vector<double>{1, 2, 30, 41, 2, 4, 60, 81}));
 }
 
 TEST(TransposeConv2D, StrideTwo) {
@@ -166,32 +165,32 @@ std::string resize(const std::string &mode, const std::string &in,
 
 TEST(Resize, BilinearAlignCorners) {
   // scale 2/1, offset 0: samples 0, 0.5, 1 of [1, 3].
-  auto out = run(resize("BILINEAR", "f32", "f32", "2, 1, 1, 1", "0, 0", "0, 0",
-                        3),
-                 {floats(DType::F32, {1, 2, 1, 1}, {1, 3})});
+  auto out =
+      run(resize("BILINEAR", "f32", "f32", "2, 1, 1, 1", "0, 0", "0, 0", 3),
+          {floats(DType::F32, {1, 2, 1, 1}, {1, 3})});
   EXPECT_EQ(out[0].floats, (std::vector<double>{1, 2, 3}));
 }
 
 TEST(Resize, BilinearHalfPixelOffsets) {
   // The "[OH,OW] = 2 [IH,IW]" setting of the spec: scale 4/2, offset -1,
   // border 1; sample positions -0.25, 0.25, 0.75, 1.25 clamp at the edges.
-  auto out = run(resize("BILINEAR", "f32", "f32", "4, 2, 1, 1", "-1, 0",
-                        "1, 0", 4),
-                 {floats(DType::F32, {1, 2, 1, 1}, {1, 3})});
+  auto out =
+      run(resize("BILINEAR", "f32", "f32", "4, 2, 1, 1", "-1, 0", "1, 0", 4),
+          {floats(DType::F32, {1, 2, 1, 1}, {1, 3})});
   EXPECT_EQ(out[0].floats, (std::vector<double>{1, 1.5, 2.5, 3}));
 }
 
 TEST(Resize, IntegerBilinearIsScaledByScaleN) {
   // Same sampling, i8 -> i32: values times scale_y_n * scale_x_n = 4 * 1.
-  auto out = run(resize("BILINEAR", "i8", "i32", "4, 2, 1, 1", "-1, 0",
-                        "1, 0", 4),
-                 {ints(DType::I8, {1, 2, 1, 1}, {1, 3})});
+  auto out =
+      run(resize("BILINEAR", "i8", "i32", "4, 2, 1, 1", "-1, 0", "1, 0", 4),
+          {ints(DType::I8, {1, 2, 1, 1}, {1, 3})});
   EXPECT_EQ(out[0].ints, (std::vector<int64_t>{4, 6, 10, 12}));
 }
 
 TEST(Resize, NearestRoundsHalfUp) {
-  auto out = run(resize("NEAREST_NEIGHBOR", "f32", "f32", "4, 2, 1, 1",
-                        "-1, 0", "1, 0", 4),
+  auto out = run(resize("NEAREST_NEIGHBOR", "f32", "f32", "4, 2, 1, 1", "-1, 0",
+                        "1, 0", 4),
                  {floats(DType::F32, {1, 2, 1, 1}, {1, 3})});
   // fractions .75 (-> next, clamped), .25, .75, .25
   EXPECT_EQ(out[0].floats, (std::vector<double>{1, 1, 3, 3}));
@@ -221,6 +220,48 @@ func.func @main(%x: tensor<2x3xf32>, %i: tensor<2x3xi32>) -> (tensor<1x3xf32>, t
   EXPECT_EQ(out[4].ints[0], 6);
   // The partial sum 2^31 - 1 + 1 overflows even though the total fits.
   EXPECT_NE(why.find("REDUCE_SUM"), std::string::npos);
+}
+
+} // namespace
+
+namespace {
+
+TEST(Fft, Rfft2dAndInverseFft2d) {
+  const char *mlir = R"(
+func.func @main(%x: tensor<1x2x4xf32>, %y: tensor<1x2x4xf32>) -> (tensor<1x2x3xf32>, tensor<1x2x3xf32>, tensor<1x2x4xf32>, tensor<1x2x4xf32>) {
+  %0, %1 = tosa.rfft2d %x : (tensor<1x2x4xf32>) -> (tensor<1x2x3xf32>, tensor<1x2x3xf32>)
+  %2, %3 = tosa.fft2d %x, %y {inverse = true} : (tensor<1x2x4xf32>, tensor<1x2x4xf32>) -> (tensor<1x2x4xf32>, tensor<1x2x4xf32>)
+  return %0, %1, %2, %3 : tensor<1x2x3xf32>, tensor<1x2x3xf32>, tensor<1x2x4xf32>, tensor<1x2x4xf32>
+})";
+  // x = delta at (0, 1): X[h][w] = exp(-2 pi i w / 4) = (1, -i, -1, i) per w.
+  std::vector<double> delta = {0, 1, 0, 0, 0, 0, 0, 0};
+  auto out = run(mlir, {floats(DType::F32, {1, 2, 4}, delta),
+                        floats(DType::F32, {1, 2, 4}, std::vector<double>(8))});
+  std::vector<double> re = {1, 0, -1, 1, 0, -1}, im = {0, -1, 0, 0, -1, 0};
+  for (int i = 0; i < 6; ++i) {
+    EXPECT_NEAR(out[0].floats[i], re[i], 1e-12);
+    EXPECT_NEAR(out[1].floats[i], im[i], 1e-12);
+  }
+  // the inverse transform has the opposite sign: (1, i, -1, -i)
+  EXPECT_NEAR(out[3].floats[1], 1.0, 1e-12);
+  EXPECT_NEAR(out[3].floats[3], -1.0, 1e-12);
+}
+
+TEST(Variables, ReadWriteInOrder) {
+  const char *mlir = R"(
+module {
+  tosa.variable @acc = dense<[1, 2]> : tensor<2xi32>
+  func.func @main(%x: tensor<2xi32>) -> tensor<2xi32> {
+    %v = tosa.variable_read @acc : tensor<2xi32>
+    %s = tosa.add %v, %x : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
+    tosa.variable_write @acc, %s : tensor<2xi32>
+    %w = tosa.variable_read @acc : tensor<2xi32>
+    %r = tosa.add %w, %x : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
+    return %r : tensor<2xi32>
+  }
+})";
+  auto out = run(mlir, {ints(DType::I32, {2}, {10, 20})});
+  EXPECT_EQ(out[0].ints, (std::vector<int64_t>{21, 42}));
 }
 
 } // namespace

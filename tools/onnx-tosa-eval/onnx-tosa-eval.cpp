@@ -22,12 +22,12 @@
 #include "reference/tosa-eval/Npy.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
-#include "mlir/IR/Diagnostics.h"
 #include "llvm/Support/CommandLine.h"
-#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
@@ -130,7 +130,8 @@ int main(int argc, char **argv) {
   cl::HideUnrelatedOptions(category);
   cl::ParseCommandLineOptions(
       argc, argv,
-      "onnx-tosa-eval: evaluate a TOSA function with the reference evaluator\n\n"
+      "onnx-tosa-eval: evaluate a TOSA function with the reference "
+      "evaluator\n\n"
       "Follows the TOSA 1.0 specification's pseudocode; integers exactly,\n"
       "floating point in fp64. Results are written as DIR/<name>.npy:\n"
       "float results as float64 (the unrounded fp64 reference), integer\n"
@@ -203,8 +204,7 @@ int main(int argc, char **argv) {
     std::string name = nameOf(func, i, /*result=*/true);
     if (!writeNpy(joinPath(outputDir, name + ".npy"), t, error))
       return fail(error);
-    if (compliance &&
-        !writeCompliance(name, result.compliance[i], t, error))
+    if (compliance && !writeCompliance(name, result.compliance[i], t, error))
       return fail(error);
   }
   if (!result.unpredictable.empty()) {

@@ -83,15 +83,20 @@ func.func @hard_sigmoid(%a: tensor<4xf32>) -> !onnx.unknown {
   return %0 : !onnx.unknown
 }
 
-// Softplus without overflow: max(x, 0) + log(1 + exp(-|x|)).
+// Softplus without overflow and with log1p's precision for very negative x:
+// max(x, 0) + log1p(exp(-|x|)), log1p(u) = log(w) * u / (w - 1) with
+// w = 1 + u (or u where w rounds to 1).
 // CHECK-LABEL: func.func @softplus
 // CHECK: %[[ABS:.*]] = tosa.abs %arg0
 // CHECK: %[[NEG:.*]] = tosa.negate %[[ABS]]
-// CHECK: %[[EXP:.*]] = tosa.exp %[[NEG]]
-// CHECK: %[[SUM:.*]] = tosa.add %[[EXP]]
-// CHECK: %[[LOG:.*]] = tosa.log %[[SUM]]
+// CHECK: %[[U:.*]] = tosa.exp %[[NEG]]
+// CHECK: %[[W:.*]] = tosa.add %[[U]]
+// CHECK: %[[D:.*]] = tosa.sub %[[W]]
+// CHECK: %[[LOG:.*]] = tosa.log %[[W]]
+// CHECK: %[[EXACT:.*]] = tosa.equal %[[D]]
+// CHECK: %[[L1P:.*]] = tosa.select %[[EXACT]], %[[U]], %{{.*}}
 // CHECK: %[[POS:.*]] = tosa.clamp %arg0
-// CHECK: tosa.add %[[POS]], %[[LOG]]
+// CHECK: tosa.add %[[POS]], %[[L1P]]
 func.func @softplus(%a: tensor<4xf32>) -> !onnx.unknown {
   %0 = onnx.node "Softplus"(%a) {attrs = {}, domain = "", node_name = "s", opset = 1 : i64} : (tensor<4xf32>) -> !onnx.unknown
   return %0 : !onnx.unknown

@@ -64,3 +64,59 @@ func.func @bitwise(%a: tensor<3xi32>, %b: tensor<3xi32>) -> !onnx.unknown {
   %3 = onnx.node "BitwiseNot"(%2) {attrs = {}, domain = "", node_name = "n", opset = 18 : i64} : (!onnx.unknown) -> !onnx.unknown
   return %3 : !onnx.unknown
 }
+
+// TOSA's profiles define integer add/sub/mul/max/min and comparisons on i32
+// only: narrower integers are computed in i32 and wrapped back.
+// CHECK-LABEL: func.func @add_i8
+// CHECK: %[[A:.*]] = tosa.cast %arg0 : (tensor<4xi8>) -> tensor<4xi32>
+// CHECK: %[[B:.*]] = tosa.cast %arg1 : (tensor<4xi8>) -> tensor<4xi32>
+// CHECK: %[[S:.*]] = tosa.add %[[A]], %[[B]] : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>
+// CHECK: %[[R:.*]] = tosa.cast %[[S]] : (tensor<4xi32>) -> tensor<4xi8>
+// CHECK: tosa.greater %[[B]], %[[A]]
+func.func @add_i8(%a: tensor<4xi8>, %b: tensor<4xi8>) -> (!onnx.unknown, !onnx.unknown) {
+  %0 = onnx.node "Add"(%a, %b) {attrs = {}, domain = "", node_name = "add", opset = 14 : i64} : (tensor<4xi8>, tensor<4xi8>) -> !onnx.unknown
+  %1 = onnx.node "Less"(%a, %b) {attrs = {}, domain = "", node_name = "less", opset = 13 : i64} : (tensor<4xi8>, tensor<4xi8>) -> !onnx.unknown
+  return %0, %1 : !onnx.unknown, !onnx.unknown
+}
+
+// Booleans compare as i32 too.
+// CHECK-LABEL: func.func @equal_bool
+// CHECK: %[[A:.*]] = tosa.cast %arg0 : (tensor<3xi1>) -> tensor<3xi32>
+// CHECK: %[[B:.*]] = tosa.cast %arg1 : (tensor<3xi1>) -> tensor<3xi32>
+// CHECK: tosa.equal %[[A]], %[[B]]
+func.func @equal_bool(%a: tensor<3xi1>, %b: tensor<3xi1>) -> !onnx.unknown {
+  %0 = onnx.node "Equal"(%a, %b) {attrs = {}, domain = "", node_name = "eq", opset = 13 : i64} : (tensor<3xi1>, tensor<3xi1>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// An integer exponent: |x|^y, negated where x < 0 and y is odd.
+// CHECK-LABEL: func.func @pow_int_exponent
+// CHECK: %[[LOW:.*]] = tosa.bitwise_and %arg1
+// CHECK: %[[EVEN:.*]] = tosa.equal %[[LOW]]
+// CHECK: %[[ODD:.*]] = tosa.logical_not %[[EVEN]]
+// CHECK: %[[Y:.*]] = tosa.cast %arg1 : (tensor<3xi32>) -> tensor<3xf32>
+// CHECK: %[[ABS:.*]] = tosa.abs %arg0
+// CHECK: %[[P:.*]] = tosa.pow %[[ABS]], %[[Y]]
+// CHECK: %[[NEG:.*]] = tosa.greater %{{.*}}, %arg0
+// CHECK: %[[FLIP:.*]] = tosa.logical_and %[[NEG]], %[[ODD]]
+// CHECK: %[[MP:.*]] = tosa.negate %[[P]]
+// CHECK: tosa.select %[[FLIP]], %[[MP]], %[[P]]
+func.func @pow_int_exponent(%a: tensor<3xf32>, %b: tensor<3xi32>) -> !onnx.unknown {
+  %0 = onnx.node "Pow"(%a, %b) {attrs = {}, domain = "", node_name = "p", opset = 15 : i64} : (tensor<3xf32>, tensor<3xi32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// Integer Mod (fmod = 0) follows the divisor's sign: the truncated
+// remainder, moved by b where its sign differs from b's.
+// CHECK-LABEL: func.func @mod_i32
+// CHECK: %[[Q:.*]] = tosa.intdiv %arg0, %arg1
+// CHECK: %[[P:.*]] = tosa.mul %[[Q]], %arg1
+// CHECK: %[[R:.*]] = tosa.sub %arg0, %[[P]]
+// CHECK: tosa.logical_xor
+// CHECK: %[[ADJ:.*]] = tosa.logical_and
+// CHECK: %[[RB:.*]] = tosa.add %[[R]], %arg1
+// CHECK: tosa.select %[[ADJ]], %[[RB]], %[[R]]
+func.func @mod_i32(%a: tensor<4xi32>, %b: tensor<4xi32>) -> !onnx.unknown {
+  %0 = onnx.node "Mod"(%a, %b) {attrs = {}, domain = "", node_name = "mod", opset = 13 : i64} : (tensor<4xi32>, tensor<4xi32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}

@@ -205,3 +205,59 @@ func.func @isnan_isinf_sign(%a: tensor<3xf32>) -> (!onnx.unknown, !onnx.unknown,
   %2 = onnx.node "Sign"(%a) {attrs = {}, domain = "", node_name = "s", opset = 13 : i64} : (tensor<3xf32>) -> !onnx.unknown
   return %0, %1, %2 : !onnx.unknown, !onnx.unknown, !onnx.unknown
 }
+
+// Round: ties to even, from floor and comparisons.
+// CHECK-LABEL: func.func @round
+// CHECK: %[[R:.*]] = tosa.floor %arg0
+// CHECK: %[[D:.*]] = tosa.sub %arg0, %[[R]]
+// CHECK: tosa.logical_and
+// CHECK: %[[UP:.*]] = tosa.logical_or
+// CHECK: %[[R1:.*]] = tosa.add %[[R]]
+// CHECK: tosa.select %[[UP]], %[[R1]], %[[R]]
+func.func @round(%a: tensor<3xf32>) -> !onnx.unknown {
+  %0 = onnx.node "Round"(%a) {attrs = {}, domain = "", node_name = "r", opset = 13 : i64} : (tensor<3xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// CastLike casts to the second input's element type.
+// CHECK-LABEL: func.func @cast_like
+// CHECK: tosa.cast %arg0 : (tensor<3xf32>) -> tensor<3xf16>
+func.func @cast_like(%a: tensor<3xf32>, %like: tensor<1xf16>) -> !onnx.unknown {
+  %0 = onnx.node "CastLike"(%a, %like) {attrs = {}, domain = "", node_name = "c", opset = 15 : i64} : (tensor<3xf32>, tensor<1xf16>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// A constant odd exponent other than 1 and 3: |x|^5 with the sign restored
+// where x < 0 (TOSA POW is undefined for negative bases).
+// CHECK-LABEL: func.func @pow_odd_constant
+// CHECK: %[[ABS:.*]] = tosa.abs %arg0
+// CHECK: %[[P:.*]] = tosa.pow %[[ABS]]
+// CHECK: tosa.select %{{.*}}, %{{.*}}, %[[P]]
+func.func @pow_odd_constant(%a: tensor<3xf32>) -> !onnx.unknown {
+  %e = onnx.constant "e" dense<5.0> : tensor<f32> : tensor<f32>
+  %0 = onnx.node "Pow"(%a, %e) {attrs = {}, domain = "", node_name = "p", opset = 15 : i64} : (tensor<3xf32>, tensor<f32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// Before opset 7, B broadcasts (with broadcast = 1) from A's `axis` on.
+// CHECK-LABEL: func.func @legacy_broadcast
+// CHECK: %[[B:.*]] = tosa.reshape %arg1, %{{.*}} -> tensor<1x3x1x1xf32>
+// CHECK: tosa.add %arg0, %[[B]]
+func.func @legacy_broadcast(%a: tensor<2x3x4x5xf32>, %b: tensor<3xf32>) -> !onnx.unknown {
+  %0 = onnx.node "Add"(%a, %b) {attrs = {broadcast = 1 : i64, axis = 1 : i64}, domain = "", node_name = "add", opset = 6 : i64} : (tensor<2x3x4x5xf32>, tensor<3xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// Mod with fmod = 1 on floats: a - trunc(a / b) * b.
+// CHECK-LABEL: func.func @fmod
+// CHECK: %[[R:.*]] = tosa.reciprocal %arg1
+// CHECK: %[[Q:.*]] = tosa.mul %arg0, %[[R]]
+// CHECK: tosa.floor %[[Q]]
+// CHECK: tosa.ceil %[[Q]]
+// CHECK: %[[T:.*]] = tosa.select
+// CHECK: %[[P:.*]] = tosa.mul %[[T]], %arg1
+// CHECK: tosa.sub %arg0, %[[P]]
+func.func @fmod(%a: tensor<4xf32>, %b: tensor<4xf32>) -> !onnx.unknown {
+  %0 = onnx.node "Mod"(%a, %b) {attrs = {fmod = 1 : i64}, domain = "", node_name = "mod", opset = 13 : i64} : (tensor<4xf32>, tensor<4xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}

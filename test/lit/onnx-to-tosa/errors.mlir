@@ -18,9 +18,9 @@ func.func @custom_domain(%x: tensor<2xf32>) -> !onnx.unknown {
 
 // -----
 
-// ERR: node 'old_add' (Add, domain 'ai.onnx', opset 6): unsupported op (supported from opset 7 on)
+// ERR: node 'old_erf' (Erf, domain 'ai.onnx', opset 8): unsupported op (supported from opset 9 on)
 func.func @too_old(%x: tensor<2xf32>) -> !onnx.unknown {
-  %0 = onnx.node "Add"(%x, %x) {attrs = {}, domain = "", node_name = "old_add", opset = 6 : i64} : (tensor<2xf32>, tensor<2xf32>) -> !onnx.unknown
+  %0 = onnx.node "Erf"(%x) {attrs = {}, domain = "", node_name = "old_erf", opset = 8 : i64} : (tensor<2xf32>) -> !onnx.unknown
   return %0 : !onnx.unknown
 }
 
@@ -113,5 +113,49 @@ func.func @declared_mismatch(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
 // ERR: node 'conv' (Conv, domain 'ai.onnx', opset 11): group 3 does not divide input tensor<1x4x5x5xf32> and weights tensor<6x2x3x3xf32> consistently
 func.func @conv_bad_group(%x: tensor<1x4x5x5xf32>, %w: tensor<6x2x3x3xf32>) -> !onnx.unknown {
   %0 = onnx.node "Conv"(%x, %w) {attrs = {group = 3 : i64}, domain = "", node_name = "conv", opset = 11 : i64} : (tensor<1x4x5x5xf32>, tensor<6x2x3x3xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// -----
+
+// ERR: node 'pool' (MaxPool, domain 'ai.onnx', opset 12): dilations other than 1 are not supported
+func.func @pool_dilations(%x: tensor<1x1x8x8xf32>) -> !onnx.unknown {
+  %0 = onnx.node "MaxPool"(%x) {attrs = {kernel_shape = array<i64: 2, 2>, dilations = array<i64: 2, 2>}, domain = "", node_name = "pool", opset = 12 : i64} : (tensor<1x1x8x8xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// -----
+
+// ERR: node 'crop' (Resize, domain 'ai.onnx', opset 13): coordinate_transformation_mode 'tf_crop_and_resize' is not supported
+func.func @resize_crop(%x: tensor<1x1x4x4xf32>) -> !onnx.unknown {
+  %roi = onnx.constant "roi" dense<[0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 0.5, 0.5]> : tensor<8xf32> : tensor<8xf32>
+  %s = onnx.constant "s" dense<[1.0, 1.0, 2.0, 2.0]> : tensor<4xf32> : tensor<4xf32>
+  %0 = onnx.node "Resize"(%x, %roi, %s) {attrs = {coordinate_transformation_mode = "tf_crop_and_resize"}, domain = "", node_name = "crop", opset = 13 : i64} : (tensor<1x1x4x4xf32>, tensor<8xf32>, tensor<4xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// -----
+
+// ERR: node 'to_string' (Cast, domain 'ai.onnx', opset 13): cast to ONNX data type 8 is not supported
+func.func @cast_string(%x: tensor<2xf32>) -> !onnx.unknown {
+  %0 = onnx.node "Cast"(%x) {attrs = {to = 8 : i64}, domain = "", node_name = "to_string", opset = 13 : i64} : (tensor<2xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// -----
+
+// Casting run-time data to int64 is refused (casting constants is fine).
+// ERR: node 'to_i64' (Cast, domain 'ai.onnx', opset 13): needs int64 data at run time, which TOSA 1.0 cannot represent (only constant int64 inputs are supported)
+func.func @cast_to_int64(%x: tensor<2xf32>) -> !onnx.unknown {
+  %0 = onnx.node "Cast"(%x) {attrs = {to = 7 : i64}, domain = "", node_name = "to_i64", opset = 13 : i64} : (tensor<2xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// -----
+
+// ERR: node 'bad_reshape' (Reshape, domain 'ai.onnx', opset 14): the shape holds 4 elements but the input has 6
+func.func @reshape_count(%x: tensor<2x3xf32>) -> !onnx.unknown {
+  %s = onnx.constant "s" dense<[2, 2]> : tensor<2xi64> : tensor<2xi64>
+  %0 = onnx.node "Reshape"(%x, %s) {attrs = {}, domain = "", node_name = "bad_reshape", opset = 14 : i64} : (tensor<2x3xf32>, tensor<2xi64>) -> !onnx.unknown
   return %0 : !onnx.unknown
 }

@@ -103,3 +103,28 @@ func.func @lrn(%x: tensor<1x5x3x3xf32>) -> !onnx.unknown {
   %0 = onnx.node "LRN"(%x) {attrs = {size = 3 : i64}, domain = "", node_name = "lrn", opset = 13 : i64} : (tensor<1x5x3x3xf32>) -> !onnx.unknown
   return %0 : !onnx.unknown
 }
+
+// LpNormalization (p = 2): x * rsqrt(sum(x^2)).
+// CHECK-LABEL: func.func @lp_normalization
+// CHECK: %[[SQ:.*]] = tosa.mul %arg0, %arg0
+// CHECK: %[[S:.*]] = tosa.reduce_sum %[[SQ]] {axis = 1 : i32}
+// CHECK: %[[RS:.*]] = tosa.rsqrt %[[S]]
+// CHECK: tosa.mul %arg0, %[[RS]]
+func.func @lp_normalization(%x: tensor<2x3xf32>) -> !onnx.unknown {
+  %0 = onnx.node "LpNormalization"(%x) {attrs = {axis = 1 : i64}, domain = "", node_name = "lp", opset = 1 : i64} : (tensor<2x3xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// RMSNormalization: x * rsqrt(mean(x^2) + epsilon) * scale.
+// CHECK-LABEL: func.func @rms_normalization
+// CHECK: %[[SQ:.*]] = tosa.mul %arg0, %arg0
+// CHECK: %[[S:.*]] = tosa.reduce_sum %[[SQ]] {axis = 2 : i32}
+// CHECK: %[[M:.*]] = tosa.mul %[[S]]
+// CHECK: %[[E:.*]] = tosa.add %[[M]]
+// CHECK: %[[INV:.*]] = tosa.rsqrt %[[E]]
+// CHECK: %[[N:.*]] = tosa.mul %arg0, %[[INV]]
+// CHECK: tosa.mul %[[N]], %{{.*}}
+func.func @rms_normalization(%x: tensor<2x3x4xf32>, %s: tensor<4xf32>) -> !onnx.unknown {
+  %0 = onnx.node "RMSNormalization"(%x, %s) {attrs = {}, domain = "", node_name = "rms", opset = 23 : i64} : (tensor<2x3x4xf32>, tensor<4xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}

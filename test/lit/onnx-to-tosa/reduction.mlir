@@ -59,3 +59,14 @@ func.func @reduce_l2_logsumexp(%x: tensor<2x3xf32>) -> (!onnx.unknown, !onnx.unk
   %1 = onnx.node "ReduceLogSumExp"(%x) {attrs = {axes = array<i64: 1>}, domain = "", node_name = "lse", opset = 13 : i64} : (tensor<2x3xf32>) -> !onnx.unknown
   return %0, %1 : !onnx.unknown, !onnx.unknown
 }
+
+// On booleans ReduceMax is "any" and ReduceMin "all".
+// CHECK-LABEL: func.func @reduce_bool
+// CHECK: tosa.reduce_any %arg0 {axis = 1 : i32} : (tensor<2x3xi1>) -> tensor<2x1xi1>
+// CHECK: tosa.reduce_all %arg0 {axis = 1 : i32} : (tensor<2x3xi1>) -> tensor<2x1xi1>
+func.func @reduce_bool(%x: tensor<2x3xi1>) -> (!onnx.unknown, !onnx.unknown) {
+  %ax = onnx.constant "ax" dense<[1]> : tensor<1xi64> : tensor<1xi64>
+  %0 = onnx.node "ReduceMax"(%x, %ax) {attrs = {}, domain = "", node_name = "max", opset = 20 : i64} : (tensor<2x3xi1>, tensor<1xi64>) -> !onnx.unknown
+  %1 = onnx.node "ReduceMin"(%x, %ax) {attrs = {}, domain = "", node_name = "min", opset = 20 : i64} : (tensor<2x3xi1>, tensor<1xi64>) -> !onnx.unknown
+  return %0, %1 : !onnx.unknown, !onnx.unknown
+}

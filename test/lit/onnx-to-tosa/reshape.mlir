@@ -78,3 +78,11 @@ func.func @space_to_depth(%x: tensor<1x2x4x6xf32>) -> !onnx.unknown {
   %0 = onnx.node "SpaceToDepth"(%x) {attrs = {blocksize = 2 : i64}, domain = "", node_name = "s2d", opset = 13 : i64} : (tensor<1x2x4x6xf32>) -> !onnx.unknown
   return %0 : !onnx.unknown
 }
+
+// CRD mode orders the depth (C, b, b).
+// CHECK-LABEL: func.func @space_to_depth_crd
+// CHECK: tosa.transpose %{{.*}} {perms = array<i32: 0, 1, 3, 5, 2, 4>}
+func.func @space_to_depth_crd(%x: tensor<1x2x4x6xf32>) -> !onnx.unknown {
+  %0 = onnx.node "SpaceToDepth"(%x) {attrs = {blocksize = 2 : i64, mode = "CRD"}, domain = "", node_name = "s2d", opset = 13 : i64} : (tensor<1x2x4x6xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}

@@ -93,3 +93,12 @@ func.func @pad_reflect(%x: tensor<3x4xf32>) -> !onnx.unknown {
   %0 = onnx.node "Pad"(%x, %p) {attrs = {mode = "reflect"}, domain = "", node_name = "p", opset = 13 : i64} : (tensor<3x4xf32>, tensor<4xi64>) -> !onnx.unknown
   return %0 : !onnx.unknown
 }
+
+// Trilu: a compile-time triangle mask.
+// CHECK-LABEL: func.func @trilu
+// CHECK: %[[M:.*]] = "tosa.const"() <{values = dense<{{\[\[}}true, true, true], [false, true, true]]> : tensor<2x3xi1>}>
+// CHECK: tosa.select %[[M]], %arg0, %{{.*}}
+func.func @trilu(%x: tensor<2x3xf32>) -> !onnx.unknown {
+  %0 = onnx.node "Trilu"(%x) {attrs = {}, domain = "", node_name = "triu", opset = 14 : i64} : (tensor<2x3xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}

@@ -220,6 +220,32 @@ LegalizeResult thresholdedRelu(NodeContext &ctx) {
   return Values{t.select(above, *x, t.scalarLike(*x, 0))};
 }
 
+/// Swish: x * sigmoid(alpha * x).
+LegalizeResult swish(NodeContext &ctx) {
+  FailureOr<Value> x = floatInput(ctx);
+  if (failed(x))
+    return failure();
+  TosaBuilder &t = ctx.tosa;
+  double alpha = ctx.getFloat("alpha", 1.0f);
+  Value scaled = alpha == 1.0 ? *x : t.mul(*x, t.scalarLike(*x, alpha));
+  return Values{t.mul(*x, t.unary<tosa::SigmoidOp>(scaled))};
+}
+
+/// Shrink: x + bias below -lambd, x - bias above lambd, 0 between.
+LegalizeResult shrink(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(1)) ||
+      failed(ctx.requireElementType(0, Elt::Number)))
+    return failure();
+  TosaBuilder &t = ctx.tosa;
+  Value x = ctx.input(0);
+  double lambd = ctx.getFloat("lambd", 0.5f), bias = ctx.getFloat("bias", 0.0f);
+  Value below = t.compare<tosa::GreaterOp>(t.scalarLike(x, -lambd), x);
+  Value above = t.compare<tosa::GreaterOp>(x, t.scalarLike(x, lambd));
+  Value zero = t.scalarLike(x, 0);
+  Value upper = t.select(above, t.sub(x, t.scalarLike(x, bias)), zero);
+  return Values{t.select(below, t.add(x, t.scalarLike(x, bias)), upper)};
+}
+
 /// Gelu: 0.5 x (1 + erf(x / sqrt 2)), or with approximate = "tanh"
 /// 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))).
 LegalizeResult gelu(NodeContext &ctx) {
@@ -259,6 +285,8 @@ const OpLegalization kActivation[] = {
     {"Mish", 18, mish},
     {"ThresholdedRelu", 10, thresholdedRelu},
     {"Gelu", 20, gelu},
+    {"Swish", 24, swish},
+    {"Shrink", 9, shrink},
 };
 // clang-format on
 

@@ -42,13 +42,19 @@ Value splitHeads(TosaBuilder &t, Value x, int64_t heads) {
                      {0, 2, 1, 3});
 }
 
+/// Where every element along the last axis is -inf. (Not reduce_max ==
+/// -inf: lowerings commonly start max reductions at the lowest finite value.)
+Value allNegInf(TosaBuilder &t, Value x) {
+  Value isNegInf = t.compare<tosa::EqualOp>(x, t.scalarLike(x, kNegInf));
+  return t.reduce<tosa::ReduceAllOp>(isNegInf, {t.rankOf(x) - 1});
+}
+
 /// softmax over the last axis that gives all-zero rows (instead of NaN)
 /// where every score is -inf.
 Value maskedSoftmax(TosaBuilder &t, Value x) {
   int64_t last = t.rankOf(x) - 1;
   Value max = t.reduceMax(x, {last});
-  Value noScore = t.compare<tosa::EqualOp>(max, t.scalarLike(max, kNegInf));
-  Value safeMax = t.select(noScore, t.scalarLike(max, 0), max);
+  Value safeMax = t.select(allNegInf(t, x), t.scalarLike(max, 0), max);
   Value e = t.unary<tosa::ExpOp>(t.sub(x, safeMax));
   Value sum = t.reduceSum(e, {last});
   Value zeroSum = t.compare<tosa::EqualOp>(sum, t.scalarLike(sum, 0));
@@ -183,11 +189,7 @@ LegalizeResult attention(NodeContext &ctx) {
   Value probs;
   if (bias) {
     probs = maskedSoftmax(t, scores);
-    int64_t last = t.rankOf(bias) - 1;
-    Value biasMax = t.reduceMax(bias, {last});
-    Value noKey =
-        t.compare<tosa::EqualOp>(biasMax, t.scalarLike(biasMax, kNegInf));
-    probs = t.select(noKey, t.scalarLike(probs, 0), probs);
+    probs = t.select(allNegInf(t, bias), t.scalarLike(probs, 0), probs);
   } else {
     int64_t last = t.rankOf(scores) - 1;
     Value e = t.unary<tosa::ExpOp>(t.sub(scores, t.reduceMax(scores, {last})));

@@ -90,6 +90,29 @@ LegalizeResult size(NodeContext &ctx) {
       ctx.tosa.constant(fromInts(type, {product(ctx.inputShape(0))}))};
 }
 
+/// EyeLike: ones on diagonal k of a 2-D tensor of the input's shape, in
+/// `dtype` (default: the input's type).
+LegalizeResult eyeLike(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(1)))
+    return failure();
+  ArrayRef<int64_t> shape = ctx.inputShape(0);
+  if (shape.size() != 2)
+    return ctx.fail("input must be 2-D");
+  Type elt = ctx.inputType(0).getElementType();
+  if (ctx.hasAttr("dtype")) {
+    elt = onnxElementType(elt.getContext(), ctx.getInt("dtype", 1));
+    if (!elt)
+      return ctx.fail("dtype is not supported");
+  }
+  int64_t k = ctx.getInt("k", 0);
+  SmallVector<int64_t> values;
+  for (int64_t i = 0; i < shape[0]; ++i)
+    for (int64_t j = 0; j < shape[1]; ++j)
+      values.push_back(j - i == k);
+  return Values{
+      ctx.tosa.constant(fromInts(RankedTensorType::get(shape, elt), values))};
+}
+
 /// Range(start, limit, delta) with constant scalar inputs:
 /// ceil((limit - start) / delta) elements start + i * delta.
 LegalizeResult range(NodeContext &ctx) {
@@ -124,6 +147,7 @@ const OpLegalization kConstant[] = {
     {"Shape", 1, shape},
     {"Size", 1, size},
     {"Range", 11, range},
+    {"EyeLike", 9, eyeLike},
 };
 // clang-format on
 

@@ -3,8 +3,9 @@
 // Ops that map one-to-one onto a TOSA elementwise op are one table row each;
 // the generic handlers below check arity, element types and numpy
 // broadcasting (ONNX "multidirectional broadcasting"), then build the op.
-// Since-versions are those from which the op has numpy broadcasting (7 for
-// the arithmetic ops; before that they took `broadcast`/`axis` attributes).
+// The arithmetic ops broadcast like numpy from opset 7; before that they
+// took `broadcast`/`axis` attributes, which have their own handler. Integer
+// constants are computed at compile time (see TosaBuilder::foldIntegers).
 //
 //===----------------------------------------------------------------------===//
 #include "conversion/onnx-to-tosa/NodeContext.h"

@@ -237,11 +237,14 @@ template <bool Log> LegalizeResult softmax(NodeContext &ctx) {
       normalizeAxis(ctx.getInt("axis", legacy ? 1 : -1), rank);
   if (rank == 0 || !axis)
     return ctx.fail("axis is out of range for an input of rank " + Twine(rank));
-  Value in = x;
+  // f16/bf16 data is normalized in f32 (as onnxruntime does) and rounded
+  // once.
+  Type elt = t.elementTypeOf(x);
+  Value in = t.cast(x, Float32Type::get(x.getContext()));
   int64_t reduceAxis = *axis;
   if (legacy) {
-    in = t.reshape(x, {product(shape.take_front(*axis)),
-                       product(shape.drop_front(*axis))});
+    in = t.reshape(in, {product(shape.take_front(*axis)),
+                        product(shape.drop_front(*axis))});
     reduceAxis = 1;
   }
   Value shifted = t.sub(in, t.reduceMax(in, {reduceAxis}));
@@ -249,6 +252,46 @@ template <bool Log> LegalizeResult softmax(NodeContext &ctx) {
   Value sum = t.reduceSum(exps, {reduceAxis});
   Value y = Log ? t.sub(shifted, t.unary<tosa::LogOp>(sum))
                 : t.mul(exps, t.unary<tosa::ReciprocalOp>(sum));
+  return Values{t.cast(t.reshape(y, shape), elt)};
+}
+
+/// Hardmax: 1 at the first maximum along the axis, 0 elsewhere (before
+/// opset 13 over the input coerced to 2-D at `axis`, like Softmax). The
+/// first maximum's index is the smallest index holding the maximum.
+LegalizeResult hardmax(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(1)) ||
+      failed(ctx.requireElementType(0, Elt::Float)))
+    return failure();
+  TosaBuilder &t = ctx.tosa;
+  Value x = ctx.input(0);
+  ArrayRef<int64_t> shape = t.shapeOf(x);
+  int64_t rank = shape.size();
+  bool legacy = ctx.getOpset() < 13;
+  std::optional<int64_t> axis =
+      normalizeAxis(ctx.getInt("axis", legacy ? 1 : -1), rank);
+  if (rank == 0 || !axis)
+    return ctx.fail("axis is out of range for an input of rank " + Twine(rank));
+  Value in = x;
+  int64_t a = *axis;
+  if (legacy) {
+    in = t.reshape(
+        x, {product(shape.take_front(a)), product(shape.drop_front(a))});
+    a = 1;
+  }
+  int64_t n = t.shapeOf(in)[a];
+  Shape iotaShape(t.rankOf(in), 1);
+  iotaShape[a] = n;
+  Type f32 = Float32Type::get(x.getContext());
+  SmallVector<double> positions;
+  for (int64_t i = 0; i < n; ++i)
+    positions.push_back(i);
+  Value iota =
+      t.constant(fromDoubles(RankedTensorType::get(iotaShape, f32), positions));
+  Value isMax = t.compare<tosa::EqualOp>(in, t.reduceMax(in, {a}));
+  Value first = t.reduce<tosa::ReduceMinOp>(
+      t.select(isMax, iota, t.scalarLike(iota, static_cast<double>(n))), {a});
+  Value hot = t.compare<tosa::EqualOp>(iota, first);
+  Value y = t.select(hot, t.scalarLike(in, 1), t.scalarLike(in, 0));
   return Values{t.reshape(y, shape)};
 }
 
@@ -262,6 +305,7 @@ const OpLegalization kNormalization[] = {
     {"LpNormalization", 1, lpNorm},
     {"Softmax", 1, softmax</*Log=*/false>},
     {"LogSoftmax", 1, softmax</*Log=*/true>},
+    {"Hardmax", 1, hardmax},
 };
 // clang-format on
 

@@ -1,6 +1,7 @@
 //===- Pool.cpp - MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool --===//
 //
-// TOSA pools are 2-D and channels-last; 1-D pools run over a unit height.
+// TOSA pools are 2-D and channels-last; 1-D pools run over a unit height;
+// dilated and 3-D pools (and Lp pooling) are computed one axis at a time.
 // TOSA's max_pool2d never selects padding, and its avg_pool2d divides by the
 // number of input (non-padding) elements in each window — ONNX's
 // count_include_pad = 0. For count_include_pad = 1 the ONNX padding is
@@ -10,12 +11,72 @@
 //===----------------------------------------------------------------------===//
 #include "conversion/onnx-to-tosa/Window.h"
 
+#include <cmath>
+#include <limits>
+
 using namespace mlir;
 
 namespace onnx_tosa {
 namespace {
 
-enum class PoolKind { Max, Average };
+enum class PoolKind { Max, Average, Sum };
+
+/// One spatial axis of a pool, from its kernel taps: tap j of output o reads
+/// input o * stride - padBegin + j * dilation. Max keeps the largest tap
+/// (padding never wins), Sum adds them (padding adds 0), Average divides the
+/// sum by the number of taps in the input (or, with count_include_pad, in
+/// the input and its ONNX padding). Pools are separable along axes, so this
+/// covers what TOSA's 2-D pools cannot: dilations, 3-D windows, Lp pooling.
+Value poolAxis(TosaBuilder &t, Value x, int64_t axis, const Window &w, size_t i,
+               PoolKind kind, bool includePad) {
+  int64_t in = t.shapeOf(x)[axis];
+  int64_t k = w.kernel[i], s = w.strides[i], d = w.dilations[i];
+  int64_t begin = w.padBegin[i], out = w.output[i];
+  int64_t after = (out - 1) * s + (k - 1) * d + 1 - in - begin;
+  double fill = 0;
+  if (kind == PoolKind::Max)
+    fill =
+        TosaBuilder::isFloat(x)
+            ? -std::numeric_limits<double>::infinity()
+            : -std::ldexp(1.0, t.elementTypeOf(x).getIntOrFloatBitWidth() - 1);
+  Shape pads(2 * t.rankOf(x), 0);
+  pads[2 * axis] = begin;
+  pads[2 * axis + 1] = std::max<int64_t>(after, 0);
+  Value padded = t.pad(x, pads, fill);
+  Value acc;
+  for (int64_t j = 0; j < k; ++j) {
+    Value tap = t.sliceStrided(padded, axis, j * d, out, s);
+    acc = !acc                    ? tap
+          : kind == PoolKind::Max ? t.maximum(acc, tap)
+                                  : t.add(acc, tap);
+  }
+  if (kind != PoolKind::Average)
+    return acc;
+  int64_t lo = includePad ? -begin : 0;
+  int64_t hi = includePad ? in + w.padEnd[i] : in;
+  SmallVector<double> scale;
+  for (int64_t o = 0; o < out; ++o) {
+    int64_t count = 0;
+    for (int64_t j = 0; j < k; ++j) {
+      int64_t pos = o * s - begin + j * d;
+      count += pos >= lo && pos < hi;
+    }
+    scale.push_back(1.0 / std::max<int64_t>(count, 1));
+  }
+  Shape scaleShape(t.rankOf(x), 1);
+  scaleShape[axis] = out;
+  return t.mul(
+      acc, t.constant(fromDoubles(
+               RankedTensorType::get(scaleShape, t.elementTypeOf(x)), scale)));
+}
+
+/// A pool of any rank and dilation, one spatial axis at a time.
+Value separablePool(TosaBuilder &t, Value x, const Window &w, PoolKind kind,
+                    bool includePad) {
+  for (size_t i = 0; i < w.kernel.size(); ++i)
+    x = poolAxis(t, x, i + 2, w, i, kind, includePad);
+  return x;
+}
 
 template <PoolKind Kind> LegalizeResult pool(NodeContext &ctx) {
   // Max pooling is also defined on int8 (TOSA's integer profile).
@@ -27,9 +88,8 @@ template <PoolKind Kind> LegalizeResult pool(NodeContext &ctx) {
   TosaBuilder &t = ctx.tosa;
   Value x = ctx.input(0);
   int64_t rank = t.rankOf(x);
-  if (rank != 3 && rank != 4)
-    return ctx.fail("only 1-D and 2-D pooling is supported (input has rank " +
-                    Twine(rank) + ")");
+  if (rank < 3)
+    return ctx.fail("input must have rank at least 3 (N, C, spatial...)");
   Shape kernel = ctx.getInts("kernel_shape");
   if (static_cast<int64_t>(kernel.size()) != rank - 2)
     return ctx.fail("kernel_shape must have one entry per spatial dimension");
@@ -37,11 +97,17 @@ template <PoolKind Kind> LegalizeResult pool(NodeContext &ctx) {
                                         ctx.getInt("ceil_mode", 0));
   if (failed(win))
     return failure();
-  if (llvm::any_of(win->dilations, [](int64_t d) { return d != 1; }))
-    return ctx.fail("dilations other than 1 are not supported");
-  for (size_t i = 0; i < kernel.size(); ++i)
-    if (win->padBegin[i] >= kernel[i] || win->padEnd[i] >= kernel[i])
+  for (size_t i = 0; i < kernel.size(); ++i) {
+    int64_t span = (kernel[i] - 1) * win->dilations[i] + 1;
+    if (win->padBegin[i] >= span || win->padEnd[i] >= span)
       return ctx.fail("pads must be smaller than the kernel");
+  }
+  bool includePad =
+      Kind == PoolKind::Average && ctx.getInt("count_include_pad", 0) != 0;
+  // TOSA's pools are 2-D and undilated; other pools go axis by axis.
+  bool dilated = llvm::any_of(win->dilations, [](int64_t d) { return d != 1; });
+  if (rank > 4 || dilated)
+    return Values{separablePool(t, x, *win, Kind, includePad)};
 
   ArrayRef<int64_t> shape = t.shapeOf(x);
   int64_t n = shape[0], c = shape[1];
@@ -50,8 +116,6 @@ template <PoolKind Kind> LegalizeResult pool(NodeContext &ctx) {
     expandWindowTo2D(*win);
   }
   Value xl = t.toChannelsLast(x);
-  bool includePad =
-      Kind == PoolKind::Average && ctx.getInt("count_include_pad", 0) != 0;
   if (includePad) {
     xl = t.pad(xl,
                {0, 0, win->padBegin[0], win->padEnd[0], win->padBegin[1],
@@ -99,12 +163,69 @@ template <PoolKind Kind> LegalizeResult globalPool(NodeContext &ctx) {
   return Values{ctx.tosa.reduceMean(x, axes)};
 }
 
+/// |x|^p (p = 1, 2 or other) and its inverse, for Lp pooling.
+Value powerP(TosaBuilder &t, Value x, int64_t p) {
+  if (p == 1)
+    return t.abs(x);
+  if (p == 2)
+    return t.mul(x, x);
+  return t.pow(t.abs(x), t.scalarLike(x, static_cast<double>(p)));
+}
+Value rootP(TosaBuilder &t, Value x, int64_t p) {
+  if (p == 1)
+    return x;
+  if (p == 2)
+    return t.sqrt(x);
+  return t.pow(x, t.scalarLike(x, 1.0 / p));
+}
+
+/// LpPool: (sum over the window of |x|^p)^(1/p); padding adds nothing.
+LegalizeResult lpPool(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(1)) ||
+      failed(ctx.requireElementType(0, Elt::Float)))
+    return failure();
+  TosaBuilder &t = ctx.tosa;
+  Value x = ctx.input(0);
+  Shape kernel = ctx.getInts("kernel_shape");
+  if (t.rankOf(x) < 3 || static_cast<int64_t>(kernel.size()) != t.rankOf(x) - 2)
+    return ctx.fail("kernel_shape must have one entry per spatial dimension");
+  FailureOr<Window> win = computeWindow(ctx, t.shapeOf(x).drop_front(2), kernel,
+                                        ctx.getInt("ceil_mode", 0));
+  if (failed(win))
+    return failure();
+  int64_t p = ctx.getInt("p", 2);
+  if (p < 1)
+    return ctx.fail("p must be positive");
+  Value sum = separablePool(t, powerP(t, x, p), *win, PoolKind::Sum, false);
+  return Values{rootP(t, sum, p)};
+}
+
+/// GlobalLpPool: the Lp norm over all spatial dimensions.
+LegalizeResult globalLpPool(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(1)) ||
+      failed(ctx.requireElementType(0, Elt::Float)))
+    return failure();
+  TosaBuilder &t = ctx.tosa;
+  Value x = ctx.input(0);
+  if (t.rankOf(x) < 3)
+    return ctx.fail("input must have rank at least 3 (N, C, spatial...)");
+  Shape axes;
+  for (int64_t d = 2; d < t.rankOf(x); ++d)
+    axes.push_back(d);
+  int64_t p = ctx.getInt("p", 2);
+  if (p < 1)
+    return ctx.fail("p must be positive");
+  return Values{rootP(t, t.reduceSum(powerP(t, x, p), axes), p)};
+}
+
 // clang-format off
 const OpLegalization kPool[] = {
     {"MaxPool", 1, pool<PoolKind::Max>},
     {"AveragePool", 1, pool<PoolKind::Average>},
     {"GlobalAveragePool", 1, globalPool<PoolKind::Average>},
     {"GlobalMaxPool", 1, globalPool<PoolKind::Max>},
+    {"LpPool", 2, lpPool},
+    {"GlobalLpPool", 2, globalLpPool},
 };
 // clang-format on
 

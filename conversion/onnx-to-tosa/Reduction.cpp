@@ -1,4 +1,4 @@
-//===- Reduction.cpp - ReduceSum, ReduceMean, ReduceMax, ... --------------===//
+//===- Reduction.cpp - ReduceSum, ReduceMean, ReduceMax, ..., CumSum ------===//
 //
 // Every Reduce* op shares the axes/keepdims/noop_with_empty_axes handling
 // (axes an attribute until the op's version 13 (ReduceSum) or 18 (the rest),
@@ -101,6 +101,39 @@ LegalizeResult reduceOp(NodeContext &ctx) {
   return Values{y};
 }
 
+/// CumSum along a constant axis, by log2(n) shifted additions (each step
+/// adds the running sums `shift` positions back): y_i = sum_{j <= i} x_j,
+/// or j < i when exclusive, or from the end when reverse.
+LegalizeResult cumSum(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(2)) ||
+      failed(ctx.requireElementType(0, Elt::Number)))
+    return failure();
+  Shape axisValue;
+  if (failed(ctx.requireConstantInts(1, "axis", axisValue)))
+    return failure();
+  TosaBuilder &t = ctx.tosa;
+  Value x = ctx.input(0);
+  int64_t rank = t.rankOf(x);
+  std::optional<int64_t> axis =
+      axisValue.size() == 1 ? normalizeAxis(axisValue[0], rank) : std::nullopt;
+  if (!axis)
+    return ctx.fail("axis is out of range");
+  int64_t n = t.shapeOf(x)[*axis];
+  bool reverse = ctx.getInt("reverse", 0);
+  // Shifts `v` by `s` along the axis, filling with zeros.
+  auto shift = [&](Value v, int64_t s) {
+    Shape pads(2 * rank, 0);
+    pads[2 * *axis] = s;
+    return t.sliceAxis(t.pad(v, pads, 0.0), *axis, 0, n);
+  };
+  Value y = reverse ? t.reverse(x, *axis) : x;
+  for (int64_t s = 1; s < n; s *= 2)
+    y = t.add(y, shift(y, s));
+  if (ctx.getInt("exclusive", 0))
+    y = shift(y, 1);
+  return Values{reverse ? t.reverse(y, *axis) : y};
+}
+
 /// ArgMax/ArgMin return int64 indices, which TOSA 1.0 cannot hold.
 LegalizeResult argReduce(NodeContext &ctx) {
   return ctx.fail("produces int64 indices, which TOSA 1.0 cannot represent");
@@ -118,6 +151,7 @@ const OpLegalization kReduction[] = {
     {"ReduceSumSquare", 1, reduceOp<sumSquare, 18>},
     {"ReduceLogSum", 1, reduceOp<logSum, 18>},
     {"ReduceLogSumExp", 1, reduceOp<logSumExp, 18>},
+    {"CumSum", 11, cumSum},
     {"ArgMax", 1, argReduce},
     {"ArgMin", 1, argReduce},
 };

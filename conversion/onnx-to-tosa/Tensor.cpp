@@ -78,28 +78,6 @@ LegalizeResult split(NodeContext &ctx) {
   return outs;
 }
 
-/// Elements start, start + step, ... (before `end`) of one axis, for a
-/// positive step.
-Value stridedSlice(TosaBuilder &t, Value x, int64_t axis, int64_t start,
-                   int64_t count, int64_t step) {
-  if (step == 1)
-    return t.sliceAxis(x, axis, start, count);
-  // Take count * step elements (padding past the end), view them as
-  // [count, step] and keep column 0.
-  int64_t avail = std::min(count * step, t.shapeOf(x)[axis] - start);
-  Value taken = t.sliceAxis(x, axis, start, avail);
-  Shape pads(2 * t.rankOf(x), 0);
-  pads[2 * axis + 1] = count * step - avail;
-  taken = t.pad(taken, pads, 0.0);
-  Shape split(t.shapeOf(taken));
-  split[axis] = count;
-  split.insert(split.begin() + axis + 1, step);
-  Value column = t.sliceAxis(t.reshape(taken, split), axis + 1, 0, 1);
-  Shape out(t.shapeOf(x));
-  out[axis] = count;
-  return t.reshape(column, out);
-}
-
 /// Slice: starts/ends/axes attributes before 10; inputs starts, ends, axes,
 /// steps (all constant) from 10. Negative steps walk a reversed axis.
 LegalizeResult slice(NodeContext &ctx) {
@@ -160,7 +138,7 @@ LegalizeResult slice(NodeContext &ctx) {
     int64_t count = end > start ? (end - start + step - 1) / step : 0;
     if (count <= 0)
       return ctx.fail("produces an empty tensor, which TOSA cannot represent");
-    x = stridedSlice(t, x, *axis, start, count, step);
+    x = t.sliceStrided(x, *axis, start, count, step);
   }
   return Values{x};
 }

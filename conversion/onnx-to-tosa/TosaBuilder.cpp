@@ -146,6 +146,26 @@ Value TosaBuilder::sliceAxis(Value v, int64_t axis, int64_t start,
   return slice(v, starts, sizes);
 }
 
+Value TosaBuilder::sliceStrided(Value v, int64_t axis, int64_t start,
+                                int64_t count, int64_t step) {
+  if (step == 1)
+    return sliceAxis(v, axis, start, count);
+  // Take count * step elements (padding past the end), view them as
+  // [count, step] and keep column 0.
+  int64_t avail = std::min(count * step, shapeOf(v)[axis] - start);
+  Value taken = sliceAxis(v, axis, start, avail);
+  Shape pads(2 * rankOf(v), 0);
+  pads[2 * axis + 1] = count * step - avail;
+  taken = pad(taken, pads, 0.0);
+  Shape split(shapeOf(taken));
+  split[axis] = count;
+  split.insert(split.begin() + axis + 1, step);
+  Value column = sliceAxis(reshape(taken, split), axis + 1, 0, 1);
+  Shape out(shapeOf(v));
+  out[axis] = count;
+  return reshape(column, out);
+}
+
 Value TosaBuilder::pad(Value v, ArrayRef<int64_t> lowHigh, double value) {
   if (llvm::all_of(lowHigh, [](int64_t p) { return p == 0; }))
     return v;

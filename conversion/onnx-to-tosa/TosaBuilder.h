@@ -88,6 +88,9 @@ public:
   /// Elements [start, start + size) of one axis.
   mlir::Value sliceAxis(mlir::Value v, int64_t axis, int64_t start,
                         int64_t size);
+  /// Elements start, start + step, ... (`count` of them) of one axis.
+  mlir::Value sliceStrided(mlir::Value v, int64_t axis, int64_t start,
+                           int64_t count, int64_t step);
   /// Pads every dimension i by lowHigh[2i] before and lowHigh[2i+1] after
   /// with `value`.
   mlir::Value pad(mlir::Value v, llvm::ArrayRef<int64_t> lowHigh, double value);

@@ -253,21 +253,49 @@ void DistributeLoopsPass::runOnOperation() {
   func::FuncOp func = getOperation();
   if (func.isExternal())
     return;
+  // Buffers, constants and views first: they depend on nothing computed, so
+  // hoisting them keeps runs of leftover host computation contiguous (an
+  // allocation between two such ops would otherwise split them into
+  // launches that pass scalars to each other).
+  Block &body = func.getBody().front();
+  Operation *insertAfter = nullptr;
+  for (Operation &op : llvm::make_early_inc_range(body)) {
+    if (!isHostOp(&op) || isa<func::ReturnOp, gpu::LaunchOp>(op))
+      continue;
+    bool ready = llvm::all_of(op.getOperands(), [&](Value v) {
+      Operation *def = v.getDefiningOp();
+      return !def || (insertAfter && (def == insertAfter ||
+                                      def->isBeforeInBlock(insertAfter)));
+    });
+    if (!ready)
+      continue;
+    if (insertAfter)
+      op.moveAfter(insertAfter);
+    else
+      op.moveBefore(&body.front());
+    insertAfter = &op;
+  }
+
   SmallVector<Operation *> top;
-  for (Operation &op : func.getBody().front())
+  for (Operation &op : body)
     top.push_back(&op);
 
   SmallVector<Operation *> serial;
   auto flush = [&]() -> LogicalResult {
     if (serial.empty())
       return success();
-    // Pure ops with no side effects that feed only host ops stay put.
+    // Everything moves to the device except pure ops that something outside
+    // this run also uses: those stay on the host, and every launch that needs
+    // them gets its own copy (sinkPureProducers).
     SmallVector<Operation *> work;
     for (Operation *op : serial)
-      if (!isPure(op) || llvm::any_of(op->getUsers(), [&](Operation *u) {
-            return llvm::is_contained(serial, u) && !isPure(u);
+      if (!isPure(op) || llvm::all_of(op->getUsers(), [&](Operation *u) {
+            return llvm::is_contained(serial, u);
           }))
         work.push_back(op);
+    // A run of nothing but pure ops is not work.
+    if (llvm::all_of(work, [](Operation *op) { return isPure(op); }))
+      work.clear();
     serial.clear();
     if (work.empty())
       return success();

@@ -2,6 +2,7 @@
 #include "TosaToGpu.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -44,6 +45,28 @@ struct CopyToLinalgPass
     registry.insert<linalg::LinalgDialect>();
   }
   void runOnOperation() override {
+    // A model output that bufferized to a view of another buffer (Split's
+    // first slice of an input, say) gets a buffer of its own: the runtime
+    // reads outputs from whole buffers.
+    getOperation().walk([](func::ReturnOp ret) {
+      for (OpOperand &operand : ret->getOpOperands()) {
+        Value v = operand.get();
+        Operation *def = v.getDefiningOp();
+        if (!def || isa<memref::AllocOp, memref::GetGlobalOp>(def))
+          continue;
+        Value source = v;
+        while (auto cast = source.getDefiningOp<memref::CastOp>())
+          source = cast.getSource();
+        if (!source.getDefiningOp<memref::SubViewOp>() &&
+            !source.getDefiningOp<memref::ReinterpretCastOp>())
+          continue;
+        OpBuilder b(ret);
+        auto type = cast<MemRefType>(v.getType());
+        Value copy = memref::AllocOp::create(b, ret.getLoc(), type);
+        memref::CopyOp::create(b, ret.getLoc(), source, copy);
+        operand.set(copy);
+      }
+    });
     RewritePatternSet patterns(&getContext());
     patterns.add<CopyToLinalg>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

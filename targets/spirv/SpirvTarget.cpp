@@ -2,6 +2,7 @@
 #include "spirv/SpirvTarget.h"
 
 #include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -52,6 +53,29 @@ struct PrepareSpirvPass
       return signalPassFailure();
     }
     module->setAttr(spirv::getTargetEnvAttrName(), env);
+
+    // SPIR-V for Vulkan has no bfloat16 here (it would need
+    // VK_KHR_shader_bfloat16, or emulation through i16 storage); refuse
+    // rather than produce kernels that misread the buffers.
+    WalkResult bf16 = module.walk([&](gpu::GPUModuleOp gpuModule) {
+      WalkResult found = gpuModule.walk([](Operation *op) {
+        auto isBf16 = [](Type t) {
+          return getElementTypeOrSelf(t).isBF16();
+        };
+        if (llvm::any_of(op->getOperandTypes(), isBf16) ||
+            llvm::any_of(op->getResultTypes(), isBf16))
+          return WalkResult::interrupt();
+        return WalkResult::advance();
+      });
+      if (found.wasInterrupted()) {
+        gpuModule.emitError("bfloat16 tensors are not supported on the "
+                            "Vulkan target yet (use --target=cuda)");
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (bf16.wasInterrupted())
+      return signalPassFailure();
     module.walk([&](gpu::GPUFuncOp func) {
       if (!func.isKernel())
         return;

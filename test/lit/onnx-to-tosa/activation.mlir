@@ -122,3 +122,21 @@ func.func @others(%a: tensor<4xf32>) -> (!onnx.unknown, !onnx.unknown, !onnx.unk
   %5 = onnx.node "ThresholdedRelu"(%a) {attrs = {}, domain = "", node_name = "n5", opset = 10 : i64} : (tensor<4xf32>) -> !onnx.unknown
   return %0, %1, %2, %3, %4, %5 : !onnx.unknown, !onnx.unknown, !onnx.unknown, !onnx.unknown, !onnx.unknown, !onnx.unknown
 }
+
+// CHECK-LABEL: func.func @swish
+// CHECK: %[[S:.*]] = tosa.sigmoid %arg0
+// CHECK: tosa.mul %arg0, %[[S]]
+func.func @swish(%a: tensor<4xf32>) -> !onnx.unknown {
+  %0 = onnx.node "Swish"(%a) {attrs = {}, domain = "", node_name = "sw", opset = 24 : i64} : (tensor<4xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// CHECK-LABEL: func.func @shrink
+// CHECK: %[[BELOW:.*]] = tosa.greater %{{.*}}, %arg0
+// CHECK: %[[ABOVE:.*]] = tosa.greater %arg0
+// CHECK: %[[UP:.*]] = tosa.select %[[ABOVE]]
+// CHECK: tosa.select %[[BELOW]], %{{.*}}, %[[UP]]
+func.func @shrink(%a: tensor<4xf32>) -> !onnx.unknown {
+  %0 = onnx.node "Shrink"(%a) {attrs = {lambd = 1.500000e+00 : f32}, domain = "", node_name = "sh", opset = 9 : i64} : (tensor<4xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}

@@ -31,8 +31,8 @@ func.func @attention_4d(%q: tensor<2x3x4x8xf32>, %k: tensor<2x3x6x8xf32>, %v: te
 // CHECK: %[[BIAS:.*]] = tosa.add %[[M]], %[[CAUSAL]]
 // CHECK: tosa.tile {{.*}} -> tensor<1x2x2x4x4xf32>
 // CHECK: %[[SCORES:.*]] = tosa.add %{{.*}}, %[[BIAS]]
-// CHECK: %[[BMAX:.*]] = tosa.reduce_max %[[BIAS]] {axis = 3 : i32}
-// CHECK: %[[NOKEY:.*]] = tosa.equal %[[BMAX]], %[[NEGINF]]
+// CHECK: %[[ISINF:.*]] = tosa.equal %[[BIAS]], %[[NEGINF]]
+// CHECK: %[[NOKEY:.*]] = tosa.reduce_all %[[ISINF]] {axis = 3 : i32}
 // CHECK: tosa.select %[[NOKEY]], %[[ZERO]]
 // CHECK: tosa.reshape {{.*}} -> tensor<1x4x16xf32>
 func.func @attention_gqa_causal_mask(%q: tensor<1x4x16xf32>, %k: tensor<1x4x8xf32>, %v: tensor<1x4x8xf32>, %m: tensor<4x4xi1>) -> !onnx.unknown {

@@ -82,3 +82,10 @@ func.func @range() -> !onnx.unknown {
   %0 = onnx.node "Range"(%start, %limit, %delta) {attrs = {}, domain = "", node_name = "r", opset = 13 : i64} : (tensor<f32>, tensor<f32>, tensor<f32>) -> !onnx.unknown
   return %0 : !onnx.unknown
 }
+
+// CHECK-LABEL: func.func @eye_like
+// CHECK: "tosa.const"() <{values = dense<{{\[\[}}0.000000e+00, 1.000000e+00, 0.000000e+00], [0.000000e+00, 0.000000e+00, 1.000000e+00]]> : tensor<2x3xf32>}>
+func.func @eye_like(%x: tensor<2x3xf32>) -> !onnx.unknown {
+  %0 = onnx.node "EyeLike"(%x) {attrs = {k = 1 : i64}, domain = "", node_name = "eye", opset = 9 : i64} : (tensor<2x3xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}

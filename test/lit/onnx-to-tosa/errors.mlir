@@ -118,9 +118,9 @@ func.func @conv_bad_group(%x: tensor<1x4x5x5xf32>, %w: tensor<6x2x3x3xf32>) -> !
 
 // -----
 
-// ERR: node 'pool' (MaxPool, domain 'ai.onnx', opset 12): dilations other than 1 are not supported
-func.func @pool_dilations(%x: tensor<1x1x8x8xf32>) -> !onnx.unknown {
-  %0 = onnx.node "MaxPool"(%x) {attrs = {kernel_shape = array<i64: 2, 2>, dilations = array<i64: 2, 2>}, domain = "", node_name = "pool", opset = 12 : i64} : (tensor<1x1x8x8xf32>) -> !onnx.unknown
+// ERR: node 'bn' (BatchNormalization, domain 'ai.onnx', opset 15): training_mode=1 is not supported
+func.func @batchnorm_training(%x: tensor<2x3xf32>, %s: tensor<3xf32>) -> !onnx.unknown {
+  %0 = onnx.node "BatchNormalization"(%x, %s, %s, %s, %s) {attrs = {training_mode = 1 : i64}, domain = "", node_name = "bn", opset = 15 : i64} : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> !onnx.unknown
   return %0 : !onnx.unknown
 }
 

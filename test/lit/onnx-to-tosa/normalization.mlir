@@ -128,3 +128,17 @@ func.func @rms_normalization(%x: tensor<2x3x4xf32>, %s: tensor<4xf32>) -> !onnx.
   %0 = onnx.node "RMSNormalization"(%x, %s) {attrs = {}, domain = "", node_name = "rms", opset = 23 : i64} : (tensor<2x3x4xf32>, tensor<4xf32>) -> !onnx.unknown
   return %0 : !onnx.unknown
 }
+
+// Hardmax: the first maximum is the smallest position holding the maximum.
+// CHECK-LABEL: func.func @hardmax
+// CHECK: %[[IOTA:.*]] = "tosa.const"() <{values = dense<{{\[\[}}0.000000e+00, 1.000000e+00, 2.000000e+00]]> : tensor<1x3xf32>}>
+// CHECK: %[[MAX:.*]] = tosa.reduce_max %arg0 {axis = 1 : i32}
+// CHECK: %[[ISMAX:.*]] = tosa.equal %arg0, %[[MAX]]
+// CHECK: %[[POS:.*]] = tosa.select %[[ISMAX]], %[[IOTA]]
+// CHECK: %[[FIRST:.*]] = tosa.reduce_min %[[POS]] {axis = 1 : i32}
+// CHECK: %[[HOT:.*]] = tosa.equal %[[IOTA]], %[[FIRST]]
+// CHECK: tosa.select %[[HOT]]
+func.func @hardmax(%x: tensor<2x3xf32>) -> !onnx.unknown {
+  %0 = onnx.node "Hardmax"(%x) {attrs = {}, domain = "", node_name = "hm", opset = 13 : i64} : (tensor<2x3xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}

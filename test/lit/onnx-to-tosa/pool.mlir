@@ -72,3 +72,36 @@ func.func @global_pools(%x: tensor<2x3x4x5xf32>) -> (!onnx.unknown, !onnx.unknow
   %1 = onnx.node "GlobalMaxPool"(%x) {attrs = {}, domain = "", node_name = "gmp", opset = 1 : i64} : (tensor<2x3x4x5xf32>) -> !onnx.unknown
   return %0, %1 : !onnx.unknown, !onnx.unknown
 }
+
+// Dilated (and 3-D) pools go one axis at a time, from their kernel taps:
+// here taps x[o] and x[o + 2].
+// CHECK-LABEL: func.func @maxpool_dilated
+// CHECK-SAME: -> tensor<1x1x3xf32>
+// CHECK: %[[T0:.*]] = tosa.slice %arg0, {{.*}} -> tensor<1x1x3xf32>
+// CHECK: %[[T1:.*]] = tosa.slice %arg0, {{.*}} -> tensor<1x1x3xf32>
+// CHECK: tosa.maximum %[[T0]], %[[T1]]
+func.func @maxpool_dilated(%x: tensor<1x1x5xf32>) -> !onnx.unknown {
+  %0 = onnx.node "MaxPool"(%x) {attrs = {kernel_shape = array<i64: 2>, dilations = array<i64: 2>}, domain = "", node_name = "p", opset = 12 : i64} : (tensor<1x1x5xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// 3-D average pooling: sum of taps per axis times 1/count (compile-time
+// counts: the first window sees 1 of its 2 rows).
+// CHECK-LABEL: func.func @avgpool3d
+// CHECK-SAME: -> tensor<1x1x2x2x2xf32>
+// CHECK: "tosa.const"() <{values = dense<{{\[\[\[\[\[}}1.000000e+00]], {{\[\[}}5.000000e-01]]]]]> : tensor<1x1x2x1x1xf32>}>
+func.func @avgpool3d(%x: tensor<1x1x3x2x2xf32>) -> !onnx.unknown {
+  %0 = onnx.node "AveragePool"(%x) {attrs = {kernel_shape = array<i64: 2, 1, 1>, strides = array<i64: 2, 1, 1>, pads = array<i64: 1, 0, 0, 0, 0, 0>}, domain = "", node_name = "p", opset = 11 : i64} : (tensor<1x1x3x2x2xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// LpPool (p = 2): sqrt of the windowed sum of squares.
+// CHECK-LABEL: func.func @lppool
+// CHECK: %[[SQ:.*]] = tosa.mul %arg0, %arg0
+// CHECK: tosa.add
+// CHECK: %[[R:.*]] = tosa.rsqrt
+// CHECK: tosa.reciprocal %[[R]]
+func.func @lppool(%x: tensor<1x1x4x4xf32>) -> !onnx.unknown {
+  %0 = onnx.node "LpPool"(%x) {attrs = {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>}, domain = "", node_name = "p", opset = 18 : i64} : (tensor<1x1x4x4xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}

@@ -70,3 +70,18 @@ func.func @reduce_bool(%x: tensor<2x3xi1>) -> (!onnx.unknown, !onnx.unknown) {
   %1 = onnx.node "ReduceMin"(%x, %ax) {attrs = {}, domain = "", node_name = "min", opset = 20 : i64} : (tensor<2x3xi1>, tensor<1xi64>) -> !onnx.unknown
   return %0, %1 : !onnx.unknown, !onnx.unknown
 }
+
+// CumSum over 5 elements: shifted additions by 1, 2 and 4.
+// CHECK-LABEL: func.func @cumsum
+// CHECK: tosa.pad %arg0
+// CHECK: %[[S1:.*]] = tosa.add %arg0
+// CHECK: tosa.pad %[[S1]]
+// CHECK: %[[S2:.*]] = tosa.add %[[S1]]
+// CHECK: tosa.pad %[[S2]]
+// CHECK: %[[S4:.*]] = tosa.add %[[S2]]
+// CHECK: return %[[S4]]
+func.func @cumsum(%x: tensor<2x5xf32>) -> !onnx.unknown {
+  %axis = onnx.constant "axis" dense<1> : tensor<i64> : tensor<i64>
+  %0 = onnx.node "CumSum"(%x, %axis) {attrs = {}, domain = "", node_name = "cs", opset = 14 : i64} : (tensor<2x5xf32>, tensor<i64>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}

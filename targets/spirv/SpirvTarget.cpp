@@ -16,6 +16,8 @@
 #include "mlir/Target/SPIRV/Serialization.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <limits>
+
 using namespace mlir;
 
 namespace onnx_tosa {
@@ -90,6 +92,9 @@ struct PrepareSpirvPass
 
 /// Vulkan's GLSL extended instructions have no erf: expand erf/erfc into
 /// MLIR's polynomial approximations (arithmetic plus exp) before conversion.
+/// And math.powf lowers to GL Pow on |x| with the sign fixed up afterwards,
+/// which turns NaN inputs into 0: NaNs are put back explicitly, with C's
+/// pow(NaN, 0) = pow(1, NaN) = 1 (the TOSA conformance suite found this).
 struct ApproximateMathPass
     : PassWrapper<ApproximateMathPass, OperationPass<gpu::GPUModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ApproximateMathPass)
@@ -103,11 +108,45 @@ struct ApproximateMathPass
     registry.insert<arith::ArithDialect, math::MathDialect>();
   }
   void runOnOperation() override {
+    guardPowNaNs();
     RewritePatternSet patterns(&getContext());
     populatePolynomialApproximateErfPattern(patterns);
     populatePolynomialApproximateErfcPattern(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
+  }
+
+  void guardPowNaNs() {
+    SmallVector<math::PowFOp> pows;
+    getOperation().walk([&](math::PowFOp op) { pows.push_back(op); });
+    for (math::PowFOp op : pows) {
+      OpBuilder b(op->getContext());
+      b.setInsertionPointAfter(op);
+      Location loc = op.getLoc();
+      Value x = op.getLhs(), y = op.getRhs();
+      Type t = op.getType();
+      auto constant = [&](double v) -> Value {
+        return arith::ConstantOp::create(b, loc, t, b.getFloatAttr(t, v));
+      };
+      auto cmp = [&](arith::CmpFPredicate p, Value l, Value r) -> Value {
+        return arith::CmpFOp::create(b, loc, p, l, r);
+      };
+      // C's rules: pow(1, y) = pow(x, 0) = 1 for every x and y, NaN among
+      // them; otherwise a NaN operand gives NaN.
+      Value one = arith::OrIOp::create(
+          b, loc, cmp(arith::CmpFPredicate::OEQ, x, constant(1.0)),
+          cmp(arith::CmpFPredicate::OEQ, y, constant(0.0)));
+      Value nan = arith::OrIOp::create(b, loc,
+                                       cmp(arith::CmpFPredicate::UNO, x, x),
+                                       cmp(arith::CmpFPredicate::UNO, y, y));
+      Value quiet = constant(std::numeric_limits<double>::quiet_NaN());
+      Value guarded =
+          arith::SelectOp::create(b, loc, nan, quiet, op.getResult());
+      auto select =
+          arith::SelectOp::create(b, loc, one, constant(1.0), guarded);
+      op.getResult().replaceAllUsesExcept(
+          select, SmallPtrSet<Operation *, 1>{guarded.getDefiningOp()});
+    }
   }
 };
 

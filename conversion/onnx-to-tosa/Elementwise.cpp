@@ -194,8 +194,10 @@ LegalizeResult pow(NodeContext &ctx) {
 }
 
 /// Mod(A, B): with fmod = 1 the remainder of truncated division (sign of A,
-/// C's fmod; required for floats), with fmod = 0 (integers only) that of
-/// floored division (sign of B, Python's %). Both from r = a - trunc(a/b)*b.
+/// C's fmod), with fmod = 0 that of floored division (sign of B, Python's %
+/// and numpy.mod; opset 28 allows it for floats too, and earlier opsets
+/// leave it undefined there, so the same meaning is used throughout). Both
+/// from r = a - trunc(a/b)*b.
 LegalizeResult mod(NodeContext &ctx) {
   if (failed(checkOperands(ctx, 2, Elt::Number)))
     return failure();
@@ -216,14 +218,20 @@ LegalizeResult mod(NodeContext &ctx) {
     return Values{folded};
   Value quotient = t.div(a, b);
   if (TosaBuilder::isFloat(a)) {
-    if (!fmod)
-      return ctx.fail("fmod=0 is not defined for floating-point inputs");
     Value nonNeg =
         t.compare<tosa::GreaterEqualOp>(quotient, t.scalarLike(quotient, 0));
     quotient = t.select(nonNeg, t.unary<tosa::FloorOp>(quotient),
                         t.unary<tosa::CeilOp>(quotient));
   }
   Value r = t.sub(a, t.mul(quotient, b));
+  if (TosaBuilder::isFloat(a)) {
+    // A finite a over an infinite b leaves a (C's fmod, numpy.mod), where
+    // the formula gives 0 * inf = NaN.
+    double inf = std::numeric_limits<double>::infinity();
+    Value bInf = t.compare<tosa::EqualOp>(t.abs(b), t.scalarLike(b, inf));
+    Value aFinite = t.compare<tosa::GreaterOp>(t.scalarLike(a, inf), t.abs(a));
+    r = t.select(t.binary<tosa::LogicalAndOp>(bInf, aFinite), a, r);
+  }
   if (fmod)
     return Values{r};
   // Floored: move a non-zero remainder whose sign differs from b's by b.
@@ -334,6 +342,17 @@ LegalizeResult castTo(NodeContext &ctx, Type to) {
       return Values{t.constant(fromDoubles(type, toDoubles(*c)))};
     return Values{t.constant(fromInts(type, toInts(*c)))};
   }
+  // Run-time data is computed in demoted types (docs/types.md); unsigned
+  // results are wrapped to their width by the pass, from the declared type.
+  if (to.isUnsignedInteger(64))
+    return ctx.fail("cast to uint64 at run time is not supported");
+  if (to.isUnsignedInteger() &&
+      !isa<TensorType>(ctx.getNode().getOutputs()[0].getType()))
+    return ctx.fail("cast to unsigned integers at run time needs the output "
+                    "type declared");
+  to = demotedElementType(to);
+  if (from == to)
+    return Values{x};
   if (from.isInteger(1) && toFloat)
     return Values{t.select(x, t.splat(Shape(t.rankOf(x), 1), to, 1),
                            t.splat(Shape(t.rankOf(x), 1), to, 0))};
@@ -345,6 +364,31 @@ LegalizeResult castTo(NodeContext &ctx, Type to) {
     x = t.select(nonNeg, t.unary<tosa::FloorOp>(x), t.unary<tosa::CeilOp>(x));
   }
   return Values{t.cast(x, to)};
+}
+
+/// BitShift (unsigned types only), computed in i32 (docs/types.md): bits
+/// shifted past the type's width are cleared when the pass wraps the result
+/// to its declared width.
+LegalizeResult bitShift(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(2)) ||
+      failed(ctx.requireElementType(0, Elt::Int)) ||
+      failed(ctx.requireSameElementType(0, 2)))
+    return failure();
+  // Unsigned data arrives as i32; the declared output type tells it from
+  // signed data (allowed from opset 28, with arithmetic right shifts and
+  // defined results for out-of-range shifts, not implemented here).
+  auto declared = dyn_cast<TensorType>(ctx.getNode().getOutputs()[0].getType());
+  if (!declared || !declared.getElementType().isUnsignedInteger())
+    return ctx.fail("only unsigned integers with a declared output type are "
+                    "supported");
+  std::string direction = ctx.getString("direction", "");
+  if (direction == "LEFT")
+    return Values{
+        ctx.tosa.binary<tosa::LogicalLeftShiftOp>(ctx.input(0), ctx.input(1))};
+  if (direction == "RIGHT")
+    return Values{
+        ctx.tosa.binary<tosa::LogicalRightShiftOp>(ctx.input(0), ctx.input(1))};
+  return ctx.fail("direction must be LEFT or RIGHT");
 }
 
 LegalizeResult castOp(NodeContext &ctx) {
@@ -416,6 +460,7 @@ const OpLegalization kElementwise[] = {
     {"BitwiseAnd", 18, binaryOp<tosa::BitwiseAndOp, Elt::Int>},
     {"BitwiseOr", 18, binaryOp<tosa::BitwiseOrOp, Elt::Int>},
     {"BitwiseXor", 18, binaryOp<tosa::BitwiseXorOp, Elt::Int>},
+    {"BitShift", 11, bitShift},
     {"Where", 9, where},
     // Type conversion.
     {"Cast", 6, castOp},

@@ -148,6 +148,16 @@ bool accepts(Elt kind, Type t) {
   return false;
 }
 
+Type demotedElementType(Type elementType) {
+  MLIRContext *ctx = elementType.getContext();
+  if (elementType.isF64())
+    return Float32Type::get(ctx);
+  auto integer = dyn_cast<IntegerType>(elementType);
+  if (integer && (integer.getWidth() == 64 || integer.isUnsigned()))
+    return IntegerType::get(ctx, 32);
+  return elementType;
+}
+
 Type onnxElementType(MLIRContext *ctx, int64_t dataType) {
   Builder b(ctx);
   switch (dataType) {

@@ -33,6 +33,11 @@ bool accepts(Elt kind, mlir::Type elementType);
 /// The MLIR element type of an ONNX TensorProto.DataType; null when the
 /// type has no MLIR counterpart here (strings, complex, 4-bit, fp8).
 mlir::Type onnxElementType(mlir::MLIRContext *ctx, int64_t dataType);
+/// The element type run-time data of `elementType` is computed in (TOSA 1.0
+/// has no int64, float64 or unsigned data; see docs/types.md): int64 -> i32,
+/// float64 -> f32, uint8/16/32 -> i32; others are unchanged.
+mlir::Type demotedElementType(mlir::Type elementType);
+
 /// A handler's result: one value per ONNX output it produces.
 using LegalizeResult = mlir::FailureOr<Values>;
 
@@ -145,6 +150,11 @@ llvm::ArrayRef<OpLegalization> getResizeLegalizations();
 llvm::ArrayRef<OpLegalization> getReshapeLegalizations();
 llvm::ArrayRef<OpLegalization> getTensorLegalizations();
 llvm::ArrayRef<OpLegalization> getConstantLegalizations();
+llvm::ArrayRef<OpLegalization> getRecurrentLegalizations();
+llvm::ArrayRef<OpLegalization> getTrigonometryLegalizations();
+llvm::ArrayRef<OpLegalization> getEinsumLegalizations();
+llvm::ArrayRef<OpLegalization> getDeterminantLegalizations();
+llvm::ArrayRef<OpLegalization> getIndexingLegalizations();
 
 } // namespace onnx_tosa
 

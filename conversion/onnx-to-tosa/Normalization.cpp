@@ -169,6 +169,25 @@ LegalizeResult instanceNorm(NodeContext &ctx) {
                       perChannel(t, ctx.input(2), rank))};
 }
 
+/// MeanVarianceNormalization: (X - mean) / (sqrt(var) + 1e-9) over `axes`
+/// (default [0, 2, 3]); the epsilon is added to the standard deviation, as
+/// in the ONNX function body, so a constant slice gives 0.
+LegalizeResult meanVarianceNorm(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(1)) ||
+      failed(ctx.requireElementType(0, Elt::Float)))
+    return failure();
+  TosaBuilder &t = ctx.tosa;
+  Value x = ctx.input(0);
+  Shape axes = ctx.getInts("axes", {0, 2, 3});
+  if (failed(ctx.normalizeAxes(axes, t.rankOf(x))))
+    return failure();
+  Value mean = t.reduceMean(x, axes);
+  Value centered = t.sub(x, mean);
+  Value var = t.reduceMean(t.mul(centered, centered), axes);
+  Value std = t.add(t.sqrt(var), t.scalarLike(var, 1e-9));
+  return Values{t.mul(centered, t.unary<tosa::ReciprocalOp>(std))};
+}
+
 /// LRN: y = x / (bias + alpha / size * square_sum) ^ beta, square_sum over
 /// channels [c - floor((size - 1) / 2), c + ceil((size - 1) / 2)].
 LegalizeResult lrn(NodeContext &ctx) {
@@ -301,6 +320,7 @@ const OpLegalization kNormalization[] = {
     {"LayerNormalization", 17, layerNorm},
     {"RMSNormalization", 23, rmsNorm},
     {"InstanceNormalization", 6, instanceNorm},
+    {"MeanVarianceNormalization", 9, meanVarianceNorm},
     {"LRN", 1, lrn},
     {"LpNormalization", 1, lpNorm},
     {"Softmax", 1, softmax</*Log=*/false>},

@@ -14,6 +14,7 @@
 #include "conversion/onnx-to-tosa/NodeContext.h"
 #include "conversion/onnx-to-tosa/OnnxToTosa.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -24,6 +25,8 @@
 #include "mlir/Pass/Pass.h"
 #include "mlir/Transforms/CSE.h"
 #include "llvm/ADT/StringMap.h"
+
+#include <limits>
 
 using namespace mlir;
 
@@ -43,7 +46,10 @@ public:
           getConvLegalizations(), getPoolLegalizations(),
           getNormalizationLegalizations(), getReductionLegalizations(),
           getResizeLegalizations(), getReshapeLegalizations(),
-          getTensorLegalizations(), getConstantLegalizations()})
+          getTensorLegalizations(), getConstantLegalizations(),
+          getRecurrentLegalizations(), getTrigonometryLegalizations(),
+          getEinsumLegalizations(), getIndexingLegalizations(),
+          getDeterminantLegalizations()})
       for (const OpLegalization &row : table)
         rows[key(row.domain, row.opType)].push_back(&row);
     for (auto &entry : rows)
@@ -112,19 +118,18 @@ std::optional<StringRef> unsupportedElementType(Type type) {
 }
 
 /// Checks one op a handler created: no data TOSA cannot represent flows
-/// through it at run time, and it verifies.
-LogicalResult checkCreatedOp(onnx::NodeOp node, Operation *op) {
+/// through it at run time, and it verifies. Returns why not, if not.
+std::optional<std::string> checkCreatedOp(Operation *op) {
   if (!isa<tosa::ConstOp, tosa::ConstShapeOp>(op)) {
     for (Type t :
          llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
       if (std::optional<StringRef> kind = unsupportedElementType(t))
-        return nodeError(node, "needs " + *kind +
-                                   " data at run time, which TOSA 1.0 "
-                                   "cannot represent (only constant " +
-                                   *kind + " inputs are supported)");
+        return ("needs " + *kind +
+                " data at run time, which TOSA 1.0 cannot represent")
+            .str();
   }
   if (isa<tosa::ConstOp>(op))
-    return success(); // checked once dead constants are gone
+    return std::nullopt; // checked once dead constants are gone
   std::string message;
   {
     ScopedDiagnosticHandler capture(op->getContext(), [&](Diagnostic &d) {
@@ -133,10 +138,10 @@ LogicalResult checkCreatedOp(onnx::NodeOp node, Operation *op) {
       return success();
     });
     if (succeeded(mlir::verify(op)))
-      return success();
+      return std::nullopt;
   }
-  return nodeError(node, "internal error: emitted invalid " +
-                             op->getName().getStringRef() + ": " + message);
+  return "internal error: emitted invalid " +
+         op->getName().getStringRef().str() + ": " + message;
 }
 
 /// A result type computed by a handler must agree with what the model
@@ -146,7 +151,10 @@ bool agreesWithDeclared(Type computed, Type declared) {
   if (!want)
     return true; // !onnx.unknown
   auto have = cast<RankedTensorType>(computed);
-  if (have.getElementType() != want.getElementType())
+  // int64 / float64 / uint8-32 are computed as i32 / f32 (docs/types.md).
+  if (have.getElementType() != want.getElementType() &&
+      (want.getElementType().isUnsignedInteger(64) ||
+       have.getElementType() != demotedElementType(want.getElementType())))
     return false;
   if (!want.hasRank())
     return true;
@@ -159,10 +167,129 @@ bool agreesWithDeclared(Type computed, Type declared) {
 }
 
 //===----------------------------------------------------------------------===//
+// Type demotion (docs/types.md)
+//===----------------------------------------------------------------------===//
+
+/// Marks a graph input or output whose signless type in the signature holds
+/// unsigned data (arith ops, which convert at the boundary, take signless
+/// integers only); the artifact reports it with its unsigned dtype.
+constexpr StringLiteral kUnsignedAttr = "onnx.unsigned";
+
+/// Unsigned types computed as i32 at run time (uint64 is not: it would lose
+/// half its range and more).
+bool isRunTimeUnsigned(Type elt) {
+  auto integer = dyn_cast<IntegerType>(elt);
+  return integer && integer.isUnsigned() && integer.getWidth() <= 32;
+}
+
+/// Whether run-time data of `type` is computed in a narrower type.
+bool isDemoted(Type type) {
+  Type elt = cast<ShapedType>(type).getElementType();
+  return demotedElementType(elt) != elt;
+}
+
+/// `attr` in its demoted element type: integers saturate to the i32 range
+/// (ONNX uses INT64_MAX / INT64_MIN as "no bound" in Slice and Clip, which
+/// must stay the extreme value rather than wrap), floats round to f32.
+DenseElementsAttr demoteConstant(DenseElementsAttr attr) {
+  auto type = cast<RankedTensorType>(attr.getType());
+  auto demoted = type.clone(demotedElementType(type.getElementType()));
+  if (isa<FloatType>(type.getElementType()))
+    return fromDoubles(demoted, toDoubles(attr));
+  SmallVector<int64_t> values;
+  if (type.getElementType().isUnsignedInteger()) {
+    for (const APInt &v : attr.getValues<APInt>())
+      values.push_back(static_cast<int64_t>(v.getZExtValue()));
+  } else {
+    values = toInts(attr);
+  }
+  for (int64_t &v : values)
+    v = std::clamp<int64_t>(v, std::numeric_limits<int32_t>::min(),
+                            std::numeric_limits<int32_t>::max());
+  return fromInts(demoted, values);
+}
+
+/// Converts run-time data between a graph boundary type and its demoted
+/// type. arith ops on tensors, not tosa.cast: TOSA 1.0 has no cast from or
+/// to int64/float64. They lower through convert-elementwise-to-linalg.
+Value convertBoundary(OpBuilder &b, Location loc, Value v, Type to) {
+  Type from = cast<ShapedType>(v.getType()).getElementType();
+  auto type = cast<RankedTensorType>(v.getType()).clone(to);
+  if (isa<FloatType>(from))
+    return from.getIntOrFloatBitWidth() > to.getIntOrFloatBitWidth()
+               ? Value(arith::TruncFOp::create(b, loc, type, v))
+               : Value(arith::ExtFOp::create(b, loc, type, v));
+  return from.getIntOrFloatBitWidth() > to.getIntOrFloatBitWidth()
+             ? Value(arith::TruncIOp::create(b, loc, type, v))
+             : Value(arith::ExtSIOp::create(b, loc, type, v));
+}
+
+/// Whether a node input is a constant that a retry may demote.
+bool isDemotableConstant(Value v) {
+  auto c = v.getDefiningOp<tosa::ConstOp>();
+  return c && isDemoted(c.getType()) &&
+         !c.getType().getElementType().isUnsignedInteger(64);
+}
+
+/// `v` (i32 holding `unsignedType` data) reduced modulo 2^width, as ONNX's
+/// unsigned arithmetic wraps: i32 add, sub, mul, shifts and not agree with
+/// it in the low bits, which is all that is kept.
+Value wrapUnsigned(OpBuilder &b, Location loc, Value v, Type unsignedType) {
+  unsigned width = unsignedType.getIntOrFloatBitWidth();
+  if (width >= 32)
+    return v;
+  auto type = cast<RankedTensorType>(v.getType());
+  auto maskType =
+      RankedTensorType::get(Shape(type.getRank(), 1), type.getElementType());
+  Value mask = tosa::ConstOp::create(
+      b, loc, maskType,
+      DenseElementsAttr::get(maskType, b.getI32IntegerAttr((1 << width) - 1)));
+  return tosa::BitwiseAndOp::create(b, loc, type, v, mask);
+}
+
+//===----------------------------------------------------------------------===//
 // The conversion
 //===----------------------------------------------------------------------===//
 
-LogicalResult convertNode(OpBuilder &builder, onnx::NodeOp node) {
+/// Runs the handler of `row` and checks what it built. On failure, erases
+/// what it built and returns why.
+FailureOr<Values> tryHandler(OpBuilder &builder, onnx::NodeOp node,
+                             const OpLegalization *row, std::string &why) {
+  builder.setInsertionPoint(node);
+  Operation *before = node->getPrevNode();
+  Block *block = node->getBlock();
+  NodeContext ctx(builder, node);
+  LegalizeResult results = row->handler(ctx);
+  if (failed(results))
+    why = ctx.getFailureReason().empty() ? "cannot be legalized"
+                                         : ctx.getFailureReason();
+  SmallVector<Operation *> created;
+  for (Operation *op = before ? before->getNextNode() : &block->front();
+       op != node.getOperation(); op = op->getNextNode()) {
+    created.push_back(op);
+    if (succeeded(results) && why.empty())
+      if (std::optional<std::string> bad = checkCreatedOp(op))
+        why = *bad;
+  }
+  if (why.empty())
+    return results;
+  for (Operation *op : llvm::reverse(created)) {
+    op->dropAllUses();
+    op->erase();
+  }
+  return failure();
+}
+
+/// What the conversion knows about values beyond their types.
+struct DemotedValues {
+  /// Graph outputs declared int64/float64/unsigned but computed demoted.
+  DenseMap<Value, Type> wideOrigin;
+  /// i32 run-time values that hold unsigned data, and its type.
+  DenseMap<Value, Type> unsignedOf;
+};
+
+LogicalResult convertNode(OpBuilder &builder, onnx::NodeOp node,
+                          DemotedValues &demoted) {
   for (auto [i, v] : llvm::enumerate(node.getInputs())) {
     if (isa<NoneType>(v.getType()))
       continue;
@@ -184,20 +311,32 @@ LogicalResult convertNode(OpBuilder &builder, onnx::NodeOp node) {
     return nodeError(node, "unsupported op");
   }
 
-  builder.setInsertionPoint(node);
-  Operation *before = node->getPrevNode();
-  NodeContext ctx(builder, node);
-  LegalizeResult results = row->handler(ctx);
-  if (failed(results))
-    return nodeError(node, ctx.getFailureReason().empty()
-                               ? StringRef("cannot be legalized")
-                               : StringRef(ctx.getFailureReason()));
+  bool takesUnsigned = llvm::any_of(node.getInputs(), [&](Value v) {
+    return demoted.unsignedOf.count(v) ||
+           isRunTimeUnsigned(getElementTypeOrSelf(v.getType()));
+  });
 
-  Block *block = node->getBlock();
-  for (Operation *op = before ? before->getNextNode() : &block->front();
-       op != node.getOperation(); op = op->getNextNode())
-    if (failed(checkCreatedOp(node, op)))
-      return failure();
+  // First with int64/float64 constants exact, which folds shape arithmetic
+  // at compile time; when that needs them at run time (or mixes them with
+  // demoted run-time data), again with those constants demoted.
+  std::string why;
+  FailureOr<Values> results = tryHandler(builder, node, row, why);
+  if (failed(results) && llvm::any_of(node.getInputs(), isDemotableConstant)) {
+    builder.setInsertionPoint(node);
+    for (OpOperand &operand : node->getOpOperands()) {
+      if (!isDemotableConstant(operand.get()))
+        continue;
+      auto c = operand.get().getDefiningOp<tosa::ConstOp>();
+      DenseElementsAttr attr =
+          demoteConstant(cast<DenseElementsAttr>(c.getValues()));
+      operand.set(
+          tosa::ConstOp::create(builder, c.getLoc(), attr.getType(), attr));
+    }
+    why.clear();
+    results = tryHandler(builder, node, row, why);
+  }
+  if (failed(results))
+    return nodeError(node, why);
 
   for (auto [i, out] : llvm::enumerate(node.getOutputs())) {
     if (i >= results->size() || !(*results)[i]) {
@@ -211,6 +350,29 @@ LogicalResult convertNode(OpBuilder &builder, onnx::NodeOp node) {
                                  " for output " + Twine(i) +
                                  ", but the model declares " +
                                  llvm::to_string(out.getType()));
+    // Unsigned data computed as i32 is wrapped to its width after every
+    // node; that needs its type, which must be declared.
+    auto declared = dyn_cast<TensorType>(out.getType());
+    bool runTimeI32 = !v.getDefiningOp<tosa::ConstOp>() &&
+                      getElementTypeOrSelf(v.getType()).isInteger(32);
+    if (declared && isRunTimeUnsigned(declared.getElementType()) &&
+        runTimeI32) {
+      if (demoted.unsignedOf.lookup(v) != declared.getElementType()) {
+        builder.setInsertionPoint(node);
+        v = wrapUnsigned(builder, node.getLoc(), v, declared.getElementType());
+        demoted.unsignedOf[v] = declared.getElementType();
+      }
+    } else if (!declared && takesUnsigned && runTimeI32) {
+      return nodeError(node, "output " + Twine(i) +
+                                 " is computed from unsigned data but its "
+                                 "type is not declared (needed to keep "
+                                 "unsigned wrap-around)");
+    }
+    // A graph output declared int64 but computed as i32 is widened back on
+    // exit; remember what it was declared as.
+    if (declared &&
+        declared.getElementType() != getElementTypeOrSelf(v.getType()))
+      demoted.wideOrigin[v] = declared.getElementType();
     out.replaceAllUsesWith(v);
   }
   node.erase();
@@ -222,6 +384,41 @@ LogicalResult convertFunction(func::FuncOp func) {
     return success();
   OpBuilder builder(func.getContext());
   Block &body = func.getBody().front();
+  SmallVector<Type> declaredResults(func.getFunctionType().getResults());
+
+  // Graph inputs keep their ONNX types in the signature; inside, int64 and
+  // float64 data are computed as i32 and f32. Unsigned inputs become
+  // signless of the same width in the signature (marked kUnsignedAttr),
+  // zero-extended to i32 inside.
+  DenseMap<Value, Value> entryOf; // demoted value -> graph input
+  DemotedValues demoted;
+  MLIRContext *ctx = func.getContext();
+  builder.setInsertionPointToStart(&body);
+  for (BlockArgument arg : body.getArguments()) {
+    auto type = dyn_cast<RankedTensorType>(arg.getType());
+    if (type && isRunTimeUnsigned(type.getElementType())) {
+      Type elt = type.getElementType();
+      unsigned width = elt.getIntOrFloatBitWidth();
+      arg.setType(type.clone(IntegerType::get(ctx, width)));
+      func.setArgAttr(arg.getArgNumber(), kUnsignedAttr, UnitAttr::get(ctx));
+      Value wide = arg;
+      if (width < 32) {
+        wide = arith::ExtUIOp::create(
+            builder, arg.getLoc(), type.clone(IntegerType::get(ctx, 32)), arg);
+        arg.replaceAllUsesExcept(wide, wide.getDefiningOp());
+      }
+      demoted.unsignedOf[wide] = elt;
+      entryOf[wide] = arg;
+      continue;
+    }
+    if (!type || !isDemoted(type) || type.getElementType().isUnsignedInteger())
+      continue;
+    Value demoted = convertBoundary(builder, arg.getLoc(), arg,
+                                    demotedElementType(type.getElementType()));
+    arg.replaceAllUsesExcept(demoted, demoted.getDefiningOp());
+    entryOf[demoted] = arg;
+  }
+
   for (Operation &op : llvm::make_early_inc_range(body)) {
     if (auto constant = dyn_cast<onnx::ConstantOp>(op)) {
       builder.setInsertionPoint(constant);
@@ -230,9 +427,46 @@ LogicalResult convertFunction(func::FuncOp func) {
       constant.replaceAllUsesWith(c);
       constant.erase();
     } else if (auto node = dyn_cast<onnx::NodeOp>(op)) {
-      if (failed(convertNode(builder, node)))
+      if (failed(convertNode(builder, node, demoted)))
         return failure();
     }
+  }
+
+  // Graph outputs get their ONNX types back: demoted run-time data is
+  // widened, and int64/float64 constants are returned as they are.
+  Operation *terminator = body.getTerminator();
+  builder.setInsertionPoint(terminator);
+  for (auto [i, operand] : llvm::enumerate(terminator->getOpOperands())) {
+    Value v = operand.get();
+    if (auto c = v.getDefiningOp<tosa::ConstOp>();
+        c && isDemoted(c.getType())) {
+      operand.set(
+          arith::ConstantOp::create(builder, c.getLoc(), c.getValues()));
+      continue;
+    }
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    if (!type)
+      continue;
+    Type want = demoted.unsignedOf.lookup(v);
+    if (!want)
+      want = demoted.wideOrigin.lookup(v);
+    if (auto declared = dyn_cast<TensorType>(declaredResults[i]))
+      want = declared.getElementType();
+    if (!want || want == type.getElementType() ||
+        demotedElementType(want) != type.getElementType())
+      continue;
+    if (Value arg = entryOf.lookup(v)) { // passed through: keep it exact
+      operand.set(arg);
+    } else if (isRunTimeUnsigned(want)) {
+      Type signless = IntegerType::get(ctx, want.getIntOrFloatBitWidth());
+      if (signless != type.getElementType())
+        v = convertBoundary(builder, terminator->getLoc(), v, signless);
+      operand.set(v);
+    } else {
+      operand.set(convertBoundary(builder, terminator->getLoc(), v, want));
+    }
+    if (isRunTimeUnsigned(want))
+      func.setResultAttr(i, kUnsignedAttr, UnitAttr::get(ctx));
   }
 
   // Absent inputs, constants only read at compile time (shapes, axes) and
@@ -252,10 +486,9 @@ LogicalResult convertFunction(func::FuncOp func) {
              << "an empty tensor " << constant.getType()
              << " is used at run time, which TOSA cannot represent";
 
-  Operation *terminator = body.getTerminator();
   for (auto [i, v] : llvm::enumerate(terminator->getOperands())) {
     Operation *def = v.getDefiningOp();
-    if (!def)
+    if (!def || isa<arith::ArithDialect>(def->getDialect()))
       continue;
     if (std::optional<StringRef> kind = unsupportedElementType(v.getType())) {
       auto name = func.getResultAttrOfType<StringAttr>(i, "onnx.name");
@@ -279,7 +512,8 @@ struct ConvertOnnxToTosaPass
     return "Legalize the onnx dialect (onnx.node/constant/none) to TOSA";
   }
   void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<tosa::TosaDialect, func::FuncDialect>();
+    registry
+        .insert<tosa::TosaDialect, func::FuncDialect, arith::ArithDialect>();
   }
   void runOnOperation() override {
     for (auto func : getOperation().getOps<func::FuncOp>())

@@ -134,9 +134,46 @@ LegalizeResult cumSum(NodeContext &ctx) {
   return Values{reverse ? t.reverse(y, *axis) : y};
 }
 
-/// ArgMax/ArgMin return int64 indices, which TOSA 1.0 cannot hold.
-LegalizeResult argReduce(NodeContext &ctx) {
-  return ctx.fail("produces int64 indices, which TOSA 1.0 cannot represent");
+/// ArgMax / ArgMin: tosa.argmax's i32 indices are the demoted int64 result
+/// (docs/types.md). ArgMin is the argmax of the negation; select_last_index
+/// takes the argmax of the reversed axis, whose index j is dim - 1 - j.
+/// Float data only: TOSA's ARGMAX takes no i32, and negating i8 overflows.
+template <bool isMin> LegalizeResult argReduce(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(1)) ||
+      failed(ctx.requireElementType(0, Elt::Float)))
+    return failure();
+  TosaBuilder &t = ctx.tosa;
+  Value x = ctx.input(0);
+  ArrayRef<int64_t> in = t.shapeOf(x);
+  std::optional<int64_t> axis = normalizeAxis(ctx.getInt("axis", 0), in.size());
+  if (!axis)
+    return ctx.fail("axis is out of range");
+  bool last = ctx.getOpset() >= 12 && ctx.getInt("select_last_index", 0);
+  if (isMin)
+    x = t.negate(x);
+  if (last)
+    x = t.reverse(x, *axis);
+  Shape reduced(in);
+  reduced.erase(reduced.begin() + *axis);
+  Type i32 = t.getBuilder().getI32Type();
+  Value idx;
+  if (reduced.empty()) {
+    Value flat = t.reshape(x, {in[*axis], 1});
+    idx = tosa::ArgMaxOp::create(t.getBuilder(), t.getLoc(),
+                                 RankedTensorType::get({1}, i32), flat,
+                                 uint32_t(0));
+  } else {
+    idx = tosa::ArgMaxOp::create(t.getBuilder(), t.getLoc(),
+                                 RankedTensorType::get(reduced, i32), x,
+                                 static_cast<uint32_t>(*axis));
+  }
+  if (last)
+    idx = t.sub(t.scalarLike(idx, in[*axis] - 1), idx);
+  Shape out(in);
+  out[*axis] = 1;
+  if (!ctx.getInt("keepdims", 1))
+    out = reduced;
+  return Values{t.reshape(idx, out)};
 }
 
 // clang-format off
@@ -152,8 +189,8 @@ const OpLegalization kReduction[] = {
     {"ReduceLogSum", 1, reduceOp<logSum, 18>},
     {"ReduceLogSumExp", 1, reduceOp<logSumExp, 18>},
     {"CumSum", 11, cumSum},
-    {"ArgMax", 1, argReduce},
-    {"ArgMin", 1, argReduce},
+    {"ArgMax", 1, argReduce<false>},
+    {"ArgMin", 1, argReduce<true>},
 };
 // clang-format on
 

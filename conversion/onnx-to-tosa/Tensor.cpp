@@ -1,4 +1,4 @@
-//===- Tensor.cpp - Concat, Split, Slice, Gather, Expand, Tile, Pad -------===//
+//===- Tensor.cpp - Concat, Split, Slice, Expand, Tile, Pad ---------------===//
 //
 // Data movement. Sizes, indices and pads that ONNX passes as int64 tensors
 // must be compile-time constants: they become TOSA attributes and shape
@@ -143,43 +143,28 @@ LegalizeResult slice(NodeContext &ctx) {
   return Values{x};
 }
 
-/// Gather along `axis` with constant indices (see TosaBuilder::gatherAxis;
-/// on constants it folds, which covers shape arithmetic).
-LegalizeResult gather(NodeContext &ctx) {
-  if (failed(ctx.requireInputs(2)))
-    return failure();
-  TosaBuilder &t = ctx.tosa;
-  Value data = ctx.input(0);
-  ArrayRef<int64_t> in = t.shapeOf(data);
-  std::optional<int64_t> axis = normalizeAxis(ctx.getInt("axis", 0), in.size());
-  if (!axis)
-    return ctx.fail("axis is out of range");
-  Shape indices;
-  if (failed(ctx.requireConstantInts(1, "indices", indices)))
-    return failure();
-  int64_t dim = in[*axis];
-  for (int64_t &idx : indices) {
-    if (idx < -dim || idx >= dim)
-      return ctx.fail("index " + Twine(idx) + " is out of range");
-    if (idx < 0)
-      idx += dim;
-  }
-  Shape outShape(in.take_front(*axis));
-  llvm::append_range(outShape, ctx.inputShape(1));
-  llvm::append_range(outShape, in.drop_front(*axis + 1));
-  if (failed(ctx.requireNonEmpty(outShape)))
-    return failure();
-
-  return Values{t.reshape(t.gatherAxis(data, *axis, indices), outShape)};
+/// Trilu with a run-time k (int64, computed as i32: docs/types.md): the
+/// constant j - i of every position compared with k.
+Value triluMask(TosaBuilder &t, Value k, int64_t rank, int64_t rows,
+                int64_t cols, bool upper) {
+  Shape maskShape(rank, 1);
+  maskShape[rank - 2] = rows;
+  maskShape[rank - 1] = cols;
+  SmallVector<int64_t> diff;
+  for (int64_t i = 0; i < rows; ++i)
+    for (int64_t j = 0; j < cols; ++j)
+      diff.push_back(j - i);
+  Value d = t.constant(fromInts(
+      RankedTensorType::get(maskShape, t.getBuilder().getI32Type()), diff));
+  k = t.reshape(t.cast(k, t.getBuilder().getI32Type()), Shape(rank, 1));
+  return upper ? t.compare<tosa::GreaterEqualOp>(d, k)
+               : t.compare<tosa::GreaterEqualOp>(k, d);
 }
 
 /// Trilu: keeps the upper (j - i >= k) or lower (j - i <= k) triangle of
-/// the last two dimensions; k is an optional constant input.
+/// the last two dimensions; k is an optional input.
 LegalizeResult trilu(NodeContext &ctx) {
   if (failed(ctx.requireInputs(1)))
-    return failure();
-  Shape k{0};
-  if (ctx.hasInput(1) && failed(ctx.requireConstantInts(1, "k", k)))
     return failure();
   TosaBuilder &t = ctx.tosa;
   Value x = ctx.input(0);
@@ -188,6 +173,18 @@ LegalizeResult trilu(NodeContext &ctx) {
     return ctx.fail("input must have rank at least 2");
   int64_t rows = t.shapeOf(x)[rank - 2], cols = t.shapeOf(x)[rank - 1];
   bool upper = ctx.getInt("upper", 1);
+  if (ctx.hasInput(1) && !ctx.constantInput(1)) {
+    if (failed(ctx.requireNonEmpty(t.shapeOf(x))))
+      return failure();
+    if (product(ctx.inputShape(1)) != 1 ||
+        failed(ctx.requireElementType(1, Elt::Int)))
+      return ctx.fail("k must be an integer scalar");
+    Value mask = triluMask(t, ctx.input(1), rank, rows, cols, upper);
+    return Values{t.select(mask, x, t.scalarLike(x, 0))};
+  }
+  Shape k{0};
+  if (ctx.hasInput(1) && failed(ctx.requireConstantInts(1, "k", k)))
+    return failure();
   SmallVector<int64_t> keep;
   for (int64_t i = 0; i < rows; ++i)
     for (int64_t j = 0; j < cols; ++j)
@@ -320,7 +317,6 @@ const OpLegalization kTensor[] = {
     {"Concat", 1, concat},
     {"Split", 2, split},
     {"Slice", 1, slice},
-    {"Gather", 1, gather},
     {"Expand", 8, expand},
     {"Tile", 6, tile},
     {"Pad", 2, pad},

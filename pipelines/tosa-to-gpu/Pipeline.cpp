@@ -83,11 +83,15 @@ std::unique_ptr<Pass> createCopyToLinalgPass() {
 void buildTosaToLinalgPipeline(OpPassManager &pm) {
   addPipeline(pm, "func.func(tosa-optional-decompositions),canonicalize,"
                   "func.func(tosa-infer-shapes,tosa-make-broadcastable,"
-                  "tosa-to-linalg-named,tosa-to-linalg,"
+                  // SCATTER has no linalg form: a loop over its rows.
+                  "tosa-to-scf,tosa-to-linalg-named,tosa-to-linalg,"
                   // apply_scale (from RESCALE and integer MUL/AVG_POOL2D)
                   // becomes plain integer arithmetic here.
                   "tosa-to-arith{include-apply-rescale=true},"
-                  "tosa-to-tensor),"
+                  "tosa-to-tensor,"
+                  // arith casts on tensors convert int64/float64 graph
+                  // inputs and outputs to and from their demoted types.
+                  "convert-elementwise-to-linalg),"
                   "canonicalize,linalg-fuse-elementwise-ops,canonicalize,cse");
 }
 

@@ -87,10 +87,17 @@ private:
     out.buffers.push_back(std::move(b));
     return out.buffers.size() - 1;
   }
+  /// `isUnsigned`: the signless integer buffer holds unsigned data (the
+  /// legalization marks such graph inputs and outputs "onnx.unsigned").
   FailureOr<TensorBinding> binding(StringAttr name, Type type, uint32_t buf,
-                                   Operation *where) {
+                                   Operation *where, bool isUnsigned) {
     auto mt = dyn_cast<MemRefType>(type);
-    std::optional<DType> dt = mt ? toDType(mt.getElementType()) : std::nullopt;
+    Type elt = mt ? mt.getElementType() : Type();
+    if (isUnsigned && elt && elt.isSignlessInteger() &&
+        elt.getIntOrFloatBitWidth() > 1)
+      elt = IntegerType::get(elt.getContext(), elt.getIntOrFloatBitWidth(),
+                             IntegerType::Unsigned);
+    std::optional<DType> dt = mt ? toDType(elt) : std::nullopt;
     if (!mt || !mt.hasStaticShape() || !dt) {
       where->emitError("model input/output of unsupported type ") << type;
       return failure();
@@ -132,7 +139,8 @@ Exporter::run(Target target,
     uint32_t buf = newBuffer(BufferKind::Input, mt);
     buffers[arg] = buf;
     auto name = main.getArgAttrOfType<StringAttr>(i, "onnx.name");
-    auto b = binding(name, mt, buf, main);
+    auto b = binding(name, mt, buf, main,
+                     static_cast<bool>(main.getArgAttr(i, "onnx.unsigned")));
     if (failed(b))
       return failure();
     if (b->name.empty())
@@ -214,7 +222,9 @@ Exporter::run(Target target,
         if (failed(buf))
           return failure();
         auto name = main.getResultAttrOfType<StringAttr>(i, "onnx.name");
-        auto b = binding(name, v.getType(), *buf, ret);
+        auto b =
+            binding(name, v.getType(), *buf, ret,
+                    static_cast<bool>(main.getResultAttr(i, "onnx.unsigned")));
         if (failed(b))
           return failure();
         if (b->name.empty())

@@ -261,3 +261,19 @@ func.func @fmod(%a: tensor<4xf32>, %b: tensor<4xf32>) -> !onnx.unknown {
   %0 = onnx.node "Mod"(%a, %b) {attrs = {fmod = 1 : i64}, domain = "", node_name = "mod", opset = 13 : i64} : (tensor<4xf32>, tensor<4xf32>) -> !onnx.unknown
   return %0 : !onnx.unknown
 }
+
+// Mod with fmod = 0 on floats is numpy.mod (floored); a finite a over an
+// infinite b keeps a before the sign fix-up (-3 mod inf = inf).
+// CHECK-LABEL: func.func @floored_mod_float
+// CHECK: %[[R:.*]] = tosa.sub %arg0
+// CHECK: %[[AB:.*]] = tosa.abs %arg1
+// CHECK: %[[INF:.*]] = "tosa.const"() <{values = dense<0x7F800000>
+// CHECK: tosa.equal %[[AB]], %[[INF]]
+// CHECK: %[[KEEP:.*]] = tosa.logical_and
+// CHECK: %[[R2:.*]] = tosa.select %[[KEEP]], %arg0, %[[R]]
+// CHECK: %[[SHIFT:.*]] = tosa.add %[[R2]], %arg1
+// CHECK: tosa.select %{{.*}}, %[[SHIFT]], %[[R2]]
+func.func @floored_mod_float(%a: tensor<4xf32>, %b: tensor<4xf32>) -> !onnx.unknown {
+  %0 = onnx.node "Mod"(%a, %b) {attrs = {}, domain = "", node_name = "mod", opset = 13 : i64} : (tensor<4xf32>, tensor<4xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}

@@ -142,3 +142,19 @@ func.func @hardmax(%x: tensor<2x3xf32>) -> !onnx.unknown {
   %0 = onnx.node "Hardmax"(%x) {attrs = {}, domain = "", node_name = "hm", opset = 13 : i64} : (tensor<2x3xf32>) -> !onnx.unknown
   return %0 : !onnx.unknown
 }
+
+// MeanVarianceNormalization over the default axes [0, 2, 3]: the epsilon
+// 1e-9 is added to the standard deviation (ONNX function body).
+// CHECK-LABEL: func.func @mean_variance_norm
+// CHECK: %[[MEAN:.*]] = tosa.mul %{{.*}} -> tensor<1x3x1x1xf32>
+// CHECK: %[[C:.*]] = tosa.sub %arg0, %[[MEAN]]
+// CHECK: %[[RS:.*]] = tosa.rsqrt
+// CHECK: %[[STD:.*]] = tosa.reciprocal %[[RS]]
+// CHECK: %[[EPS:.*]] = "tosa.const"() <{values = dense<9.99999971E-10>
+// CHECK: %[[D:.*]] = tosa.add %[[STD]], %[[EPS]]
+// CHECK: %[[INV:.*]] = tosa.reciprocal %[[D]]
+// CHECK: tosa.mul %[[C]], %[[INV]]
+func.func @mean_variance_norm(%x: tensor<2x3x4x5xf32>) -> !onnx.unknown {
+  %0 = onnx.node "MeanVarianceNormalization"(%x) {attrs = {}, domain = "", node_name = "mvn", opset = 13 : i64} : (tensor<2x3x4x5xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}

@@ -1,5 +1,5 @@
 // RUN: onnx-tosa-opt %s --convert-onnx-to-tosa | FileCheck %s
-// RUN: onnx-tosa-opt %s --convert-onnx-to-tosa | mlir-opt --tosa-attach-target="profiles=pro_fp level=none" --tosa-validate="strict-op-spec-alignment" -o /dev/null
+// RUN: onnx-tosa-opt %s --convert-onnx-to-tosa | mlir-opt --tosa-attach-target="profiles=pro_int,pro_fp level=none" --tosa-validate="strict-op-spec-alignment" -o /dev/null
 
 // CHECK-LABEL: func.func @concat
 // CHECK: tosa.concat %arg0, %arg1 {axis = 1 : i32} : (tensor<2x3x4xf32>, tensor<2x1x4xf32>) -> tensor<2x4x4xf32>
@@ -100,5 +100,17 @@ func.func @pad_reflect(%x: tensor<3x4xf32>) -> !onnx.unknown {
 // CHECK: tosa.select %[[M]], %arg0, %{{.*}}
 func.func @trilu(%x: tensor<2x3xf32>) -> !onnx.unknown {
   %0 = onnx.node "Trilu"(%x) {attrs = {}, domain = "", node_name = "triu", opset = 14 : i64} : (tensor<2x3xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// A run-time k (int64, computed as i32) is compared with the constant j - i
+// of every position.
+// CHECK-LABEL: func.func @trilu_runtime_k
+// CHECK: arith.trunci %arg1 : tensor<1xi64> to tensor<1xi32>
+// CHECK: "tosa.const"() <{values = dense<{{\[\[}}0, 1, 2], [-1, 0, 1]]> : tensor<2x3xi32>}>
+// CHECK: tosa.greater_equal {{.*}} : (tensor<1x1xi32>, tensor<2x3xi32>) -> tensor<2x3xi1>
+// CHECK: tosa.select {{.*}} -> tensor<2x3xf32>
+func.func @trilu_runtime_k(%x: tensor<2x3xf32>, %k: tensor<1xi64>) -> !onnx.unknown {
+  %0 = onnx.node "Trilu"(%x, %k) {attrs = {upper = 0 : i64}, domain = "", node_name = "tril", opset = 14 : i64} : (tensor<2x3xf32>, tensor<1xi64>) -> !onnx.unknown
   return %0 : !onnx.unknown
 }

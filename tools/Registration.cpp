@@ -1,8 +1,8 @@
 //===- Registration.cpp - Every dialect and pass of onnx-tosa -------------===//
 #include "tools/Registration.h"
 
-#include "frontend/onnx-import/OnnxDialect.h"
 #include "conversion/onnx-to-tosa/OnnxToTosa.h"
+#include "frontend/onnx-import/OnnxDialect.h"
 #include "pipelines/tosa-to-gpu/TosaToGpu.h"
 #include "targets/spirv/SpirvTarget.h"
 

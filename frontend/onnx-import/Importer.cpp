@@ -87,19 +87,32 @@ private:
 
 FailureOr<Type> Importer::elementType(int32_t t, StringRef what) {
   switch (t) {
-  case pb::TensorProto::FLOAT:    return Type(b.getF32Type());
-  case pb::TensorProto::DOUBLE:   return Type(b.getF64Type());
-  case pb::TensorProto::FLOAT16:  return Type(b.getF16Type());
-  case pb::TensorProto::BFLOAT16: return Type(b.getBF16Type());
-  case pb::TensorProto::BOOL:     return Type(b.getI1Type());
-  case pb::TensorProto::INT8:     return Type(b.getIntegerType(8));
-  case pb::TensorProto::INT16:    return Type(b.getIntegerType(16));
-  case pb::TensorProto::INT32:    return Type(b.getIntegerType(32));
-  case pb::TensorProto::INT64:    return Type(b.getIntegerType(64));
-  case pb::TensorProto::UINT8:    return Type(b.getIntegerType(8, false));
-  case pb::TensorProto::UINT16:   return Type(b.getIntegerType(16, false));
-  case pb::TensorProto::UINT32:   return Type(b.getIntegerType(32, false));
-  case pb::TensorProto::UINT64:   return Type(b.getIntegerType(64, false));
+  case pb::TensorProto::FLOAT:
+    return Type(b.getF32Type());
+  case pb::TensorProto::DOUBLE:
+    return Type(b.getF64Type());
+  case pb::TensorProto::FLOAT16:
+    return Type(b.getF16Type());
+  case pb::TensorProto::BFLOAT16:
+    return Type(b.getBF16Type());
+  case pb::TensorProto::BOOL:
+    return Type(b.getI1Type());
+  case pb::TensorProto::INT8:
+    return Type(b.getIntegerType(8));
+  case pb::TensorProto::INT16:
+    return Type(b.getIntegerType(16));
+  case pb::TensorProto::INT32:
+    return Type(b.getIntegerType(32));
+  case pb::TensorProto::INT64:
+    return Type(b.getIntegerType(64));
+  case pb::TensorProto::UINT8:
+    return Type(b.getIntegerType(8, false));
+  case pb::TensorProto::UINT16:
+    return Type(b.getIntegerType(16, false));
+  case pb::TensorProto::UINT32:
+    return Type(b.getIntegerType(32, false));
+  case pb::TensorProto::UINT64:
+    return Type(b.getIntegerType(64, false));
   default:
     (void)fail(llvm::Twine(what) + ": unsupported ONNX element type " +
                llvm::Twine(t));
@@ -119,14 +132,16 @@ FailureOr<Type> Importer::valueInfoType(const pb::ValueInfoProto &vi,
     return Type(onnx::UnknownType::get(&ctx));
   }
   const auto &tt = vi.type().tensor_type();
-  FailureOr<Type> elt = elementType(tt.elem_type(), "value '" + vi.name() + "'");
+  FailureOr<Type> elt =
+      elementType(tt.elem_type(), "value '" + vi.name() + "'");
   if (failed(elt))
     return failure();
   auto it = options.inputShapes.find(vi.name());
   if (isInput && it != options.inputShapes.end()) {
     if (tt.has_shape() && tt.shape().dim_size() != (int)it->second.size()) {
       (void)fail("--input-shape for '" + vi.name() + "' has rank " +
-                 llvm::Twine(it->second.size()) + " but the model declares rank " +
+                 llvm::Twine(it->second.size()) +
+                 " but the model declares rank " +
                  llvm::Twine(tt.shape().dim_size()));
       return failure();
     }
@@ -245,19 +260,16 @@ FailureOr<DenseElementsAttr> Importer::tensorAttr(const pb::TensorProto &t) {
     bool ok = true;
     switch (t.data_type()) {
     case pb::TensorProto::FLOAT:
-      ok = fill(t.float_data(), [&](int64_t i, float v) {
-        std::memcpy(dst + 4 * i, &v, 4);
-      });
+      ok = fill(t.float_data(),
+                [&](int64_t i, float v) { std::memcpy(dst + 4 * i, &v, 4); });
       break;
     case pb::TensorProto::DOUBLE:
-      ok = fill(t.double_data(), [&](int64_t i, double v) {
-        std::memcpy(dst + 8 * i, &v, 8);
-      });
+      ok = fill(t.double_data(),
+                [&](int64_t i, double v) { std::memcpy(dst + 8 * i, &v, 8); });
       break;
     case pb::TensorProto::INT64:
-      ok = fill(t.int64_data(), [&](int64_t i, int64_t v) {
-        std::memcpy(dst + 8 * i, &v, 8);
-      });
+      ok = fill(t.int64_data(),
+                [&](int64_t i, int64_t v) { std::memcpy(dst + 8 * i, &v, 8); });
       break;
     case pb::TensorProto::UINT32:
     case pb::TensorProto::UINT64:
@@ -291,9 +303,9 @@ FailureOr<DenseElementsAttr> Importer::tensorAttr(const pb::TensorProto &t) {
   return DenseElementsAttr::getFromRawBuffer(type, ArrayRef<char>(raw));
 }
 
-FailureOr<NamedAttribute>
-Importer::attribute(const pb::AttributeProto &a, onnx::NodeOp node,
-                    unsigned &regionIdx) {
+FailureOr<NamedAttribute> Importer::attribute(const pb::AttributeProto &a,
+                                              onnx::NodeOp node,
+                                              unsigned &regionIdx) {
   Attribute value;
   switch (a.type()) {
   case pb::AttributeProto::FLOAT:
@@ -426,8 +438,8 @@ LogicalResult Importer::importGraph(const pb::GraphProto &g, Block &block,
     int64_t opset = opsetIt == opsets.end() ? 1 : opsetIt->second;
     std::string nodeDesc = "node '" + n.name() + "' (" + n.op_type() +
                            ", domain '" +
-                           (domain.empty() ? "ai.onnx" : domain) +
-                           "', opset " + std::to_string(opset) + ")";
+                           (domain.empty() ? "ai.onnx" : domain) + "', opset " +
+                           std::to_string(opset) + ")";
     SmallVector<Value> operands;
     for (const auto &in : n.input()) {
       if (in.empty()) {
@@ -555,11 +567,12 @@ OwningOpRef<ModuleOp> Importer::run(std::string &errorOut) {
 
   SmallVector<NamedAttribute> opsetAttrs;
   for (const auto &kv : opsets)
-    opsetAttrs.push_back(b.getNamedAttr(
-        kv.getKey().empty() ? "ai.onnx" : kv.getKey(),
-        b.getI64IntegerAttr(kv.getValue())));
+    opsetAttrs.push_back(
+        b.getNamedAttr(kv.getKey().empty() ? "ai.onnx" : kv.getKey(),
+                       b.getI64IntegerAttr(kv.getValue())));
   (*module)->setAttr("onnx.opset_import", b.getDictionaryAttr(opsetAttrs));
-  (*module)->setAttr("onnx.ir_version", b.getI64IntegerAttr(model.ir_version()));
+  (*module)->setAttr("onnx.ir_version",
+                     b.getI64IntegerAttr(model.ir_version()));
   if (!model.graph().name().empty())
     (*module)->setAttr("onnx.graph_name",
                        b.getStringAttr(model.graph().name()));

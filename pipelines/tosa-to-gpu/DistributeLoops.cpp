@@ -84,8 +84,7 @@ struct DistributeLoopsPass
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(DistributeLoopsPass)
 
   DistributeLoopsPass() = default;
-  DistributeLoopsPass(const DistributeLoopsPass &other)
-      : PassWrapper(other) {}
+  DistributeLoopsPass(const DistributeLoopsPass &other) : PassWrapper(other) {}
   explicit DistributeLoopsPass(unsigned size) { blockSize = size; }
 
   StringRef getArgument() const override {
@@ -141,8 +140,9 @@ matchForNest(scf::ForOp top) {
   return std::make_pair(fors, par);
 }
 
-LogicalResult DistributeLoopsPass::distribute(scf::ParallelOp loop,
-                                              MutableArrayRef<scf::ForOp> outer) {
+LogicalResult
+DistributeLoopsPass::distribute(scf::ParallelOp loop,
+                                MutableArrayRef<scf::ForOp> outer) {
   if (loop.getNumResults() != 0)
     return loop.emitError("scf.parallel with reductions is not supported");
   Location loc = loop.getLoc();
@@ -176,8 +176,8 @@ LogicalResult DistributeLoopsPass::distribute(scf::ParallelOp loop,
   // every thread runs the nest around its own iteration: the parallel
   // iterations are independent, so the interchange keeps each thread's
   // (reduction) order.
-  Operation *anchor = outer.empty() ? loop.getOperation()
-                                    : outer.front().getOperation();
+  Operation *anchor =
+      outer.empty() ? loop.getOperation() : outer.front().getOperation();
   OpBuilder b(anchor);
   gpu::LaunchOp launch = createLaunch(b, loc, grid, block);
   b.setInsertionPointToEnd(&launch.getBody().front());
@@ -186,18 +186,19 @@ LogicalResult DistributeLoopsPass::distribute(scf::ParallelOp loop,
   Value bdim = arith::ConstantIndexOp::create(b, loc, block);
   Value linear = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, bid, bdim), tid);
-  Value inBounds = arith::CmpIOp::create(
-      b, loc, arith::CmpIPredicate::ult, linear,
-      arith::ConstantIndexOp::create(b, loc, total));
+  Value inBounds =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, linear,
+                            arith::ConstantIndexOp::create(b, loc, total));
   auto ifOp = scf::IfOp::create(b, loc, inBounds, /*withElseRegion=*/false);
   gpu::TerminatorOp::create(b, loc);
 
   b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
   IRMapping map;
   for (scf::ForOp f : outer) {
-    auto inner = scf::ForOp::create(
-        b, f.getLoc(), map.lookupOrDefault(f.getLowerBound()),
-        map.lookupOrDefault(f.getUpperBound()), map.lookupOrDefault(f.getStep()));
+    auto inner = scf::ForOp::create(b, f.getLoc(),
+                                    map.lookupOrDefault(f.getLowerBound()),
+                                    map.lookupOrDefault(f.getUpperBound()),
+                                    map.lookupOrDefault(f.getStep()));
     map.map(f.getInductionVar(), inner.getInductionVar());
     b.setInsertionPoint(inner.getBody()->getTerminator());
     for (Operation &op : f.getBody()->without_terminator())

@@ -1,8 +1,8 @@
 //===- Pipeline.cpp - Assembles the TOSA → gpu pipelines ------------------===//
 #include "TosaToGpu.h"
 
-#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -123,12 +123,12 @@ void registerTosaToGpuPasses() {
       "onnx-tosa-linalg-to-gpu",
       "linalg on tensors to outlined gpu kernels and a host function",
       [](OpPassManager &pm) { buildLinalgToGpuPipeline(pm, {}); });
-  PassPipelineRegistration<>(
-      "onnx-tosa-tosa-to-gpu", "TOSA to outlined gpu kernels",
-      [](OpPassManager &pm) {
-        buildTosaToLinalgPipeline(pm);
-        buildLinalgToGpuPipeline(pm, {});
-      });
+  PassPipelineRegistration<>("onnx-tosa-tosa-to-gpu",
+                             "TOSA to outlined gpu kernels",
+                             [](OpPassManager &pm) {
+                               buildTosaToLinalgPipeline(pm);
+                               buildLinalgToGpuPipeline(pm, {});
+                             });
 }
 
 } // namespace onnx_tosa

@@ -5,9 +5,9 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectResourceBlobManager.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 using namespace mlir;
 
@@ -15,26 +15,34 @@ namespace onnx_tosa {
 namespace {
 
 std::optional<DType> toDType(Type t) {
-  if (t.isF32()) return DType::F32;
-  if (t.isF16()) return DType::F16;
-  if (t.isBF16()) return DType::BF16;
-  if (t.isF64()) return DType::F64;
+  if (t.isF32())
+    return DType::F32;
+  if (t.isF16())
+    return DType::F16;
+  if (t.isBF16())
+    return DType::BF16;
+  if (t.isF64())
+    return DType::F64;
   if (auto i = dyn_cast<IntegerType>(t)) {
     bool u = i.isUnsigned();
     switch (i.getWidth()) {
-    case 1: return DType::Bool;
-    case 8: return u ? DType::U8 : DType::I8;
-    case 16: return u ? DType::U16 : DType::I16;
-    case 32: return u ? DType::U32 : DType::I32;
-    case 64: return u ? DType::U64 : DType::I64;
+    case 1:
+      return DType::Bool;
+    case 8:
+      return u ? DType::U8 : DType::I8;
+    case 16:
+      return u ? DType::U16 : DType::I16;
+    case 32:
+      return u ? DType::U32 : DType::I32;
+    case 64:
+      return u ? DType::U64 : DType::I64;
     }
   }
   return std::nullopt;
 }
 
 /// Bytes of a constant in the runtime's layout (bool: one byte each).
-FailureOr<std::vector<uint8_t>> constantBytes(Attribute init,
-                                              MemRefType type) {
+FailureOr<std::vector<uint8_t>> constantBytes(Attribute init, MemRefType type) {
   size_t n = type.getNumElements();
   unsigned bits = type.getElementTypeBitWidth();
   std::vector<uint8_t> bytes;
@@ -273,9 +281,8 @@ MemoryPlanStats planMemory(Artifact &a) {
       if (first[b] != kUnused)
         order.push_back(b);
     }
-  llvm::stable_sort(order, [&](uint32_t x, uint32_t y) {
-    return first[x] < first[y];
-  });
+  llvm::stable_sort(
+      order, [&](uint32_t x, uint32_t y) { return first[x] < first[y]; });
   struct Physical {
     uint64_t size;
     int64_t busyUntil;

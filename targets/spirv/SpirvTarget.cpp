@@ -2,18 +2,18 @@
 #include "spirv/SpirvTarget.h"
 
 #include "mlir/AsmParser/AsmParser.h"
-#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/SPIRV/Serialization.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <limits>
@@ -61,9 +61,7 @@ struct PrepareSpirvPass
     // rather than produce kernels that misread the buffers.
     WalkResult bf16 = module.walk([&](gpu::GPUModuleOp gpuModule) {
       WalkResult found = gpuModule.walk([](Operation *op) {
-        auto isBf16 = [](Type t) {
-          return getElementTypeOrSelf(t).isBF16();
-        };
+        auto isBf16 = [](Type t) { return getElementTypeOrSelf(t).isBF16(); };
         if (llvm::any_of(op->getOperandTypes(), isBf16) ||
             llvm::any_of(op->getResultTypes(), isBf16))
           return WalkResult::interrupt();
@@ -136,9 +134,9 @@ struct ApproximateMathPass
       Value one = arith::OrIOp::create(
           b, loc, cmp(arith::CmpFPredicate::OEQ, x, constant(1.0)),
           cmp(arith::CmpFPredicate::OEQ, y, constant(0.0)));
-      Value nan = arith::OrIOp::create(b, loc,
-                                       cmp(arith::CmpFPredicate::UNO, x, x),
-                                       cmp(arith::CmpFPredicate::UNO, y, y));
+      Value nan =
+          arith::OrIOp::create(b, loc, cmp(arith::CmpFPredicate::UNO, x, x),
+                               cmp(arith::CmpFPredicate::UNO, y, y));
       Value quiet = constant(std::numeric_limits<double>::quiet_NaN());
       Value guarded =
           arith::SelectOp::create(b, loc, nan, quiet, op.getResult());

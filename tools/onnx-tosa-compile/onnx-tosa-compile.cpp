@@ -8,8 +8,8 @@
 // ptx | spirv (device code) → the artifact file onnx-tosa-run loads.
 //
 //===----------------------------------------------------------------------===//
-#include "frontend/onnx-import/Importer.h"
 #include "conversion/onnx-to-tosa/OnnxToTosa.h"
+#include "frontend/onnx-import/Importer.h"
 #include "pipelines/tosa-to-gpu/TosaToGpu.h"
 #include "targets/artifact/ArtifactExport.h"
 #include "targets/nvptx/NvptxTarget.h"
@@ -18,11 +18,11 @@
 
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/Parser/Parser.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Support/CommandLine.h"
@@ -48,10 +48,11 @@ enum class Emit { Onnx, Tosa, Linalg, Gpu, Ptx, Spirv, Artifact };
 cl::OptionCategory category("onnx-tosa-compile options");
 cl::opt<std::string> inputPath(cl::Positional, cl::desc("<model.onnx>"),
                                cl::Required, cl::cat(category));
-cl::opt<std::string> outputPath("o", cl::desc("Output file (artifact, or the "
-                                              "--emit stage; default: the "
-                                              "artifact next to the current "
-                                              "directory, stages to stdout)"),
+cl::opt<std::string> outputPath("o",
+                                cl::desc("Output file (artifact, or the "
+                                         "--emit stage; default: the "
+                                         "artifact next to the current "
+                                         "directory, stages to stdout)"),
                                 cl::value_desc("path"), cl::cat(category));
 cl::opt<onnx_tosa::Target> target(
     "target", cl::desc("Device code to generate"),
@@ -87,8 +88,9 @@ cl::opt<CudaFormat> cudaFormat(
     "cuda-format", cl::desc("CUDA device code in the artifact"),
     cl::values(clEnumValN(CudaFormat::Auto, "auto",
                           "cubin when ptxas is found, else PTX (default)"),
-               clEnumValN(CudaFormat::Ptx, "ptx", "PTX, JIT-compiled by the "
-                                                  "driver at load time"),
+               clEnumValN(CudaFormat::Ptx, "ptx",
+                          "PTX, JIT-compiled by the "
+                          "driver at load time"),
                clEnumValN(CudaFormat::Cubin, "cubin",
                           "machine code from ptxas")),
     cl::init(CudaFormat::Auto), cl::cat(category));
@@ -186,9 +188,8 @@ int writeText(const std::function<void(llvm::raw_ostream &)> &print) {
   return 0;
 }
 
-int writeKernelFiles(
-    const std::map<std::string, std::vector<uint8_t>> &modules,
-    StringRef ext) {
+int writeKernelFiles(const std::map<std::string, std::vector<uint8_t>> &modules,
+                     StringRef ext) {
   if (dumpKernels.empty())
     return 0;
   if (std::error_code ec = llvm::sys::fs::create_directories(dumpKernels))
@@ -279,8 +280,7 @@ int main(int argc, char **argv) {
     return fail("import: " + error);
   bool hasOnnx = false;
   module->walk([&](Operation *op) {
-    hasOnnx |= op->getDialect() &&
-               op->getDialect()->getNamespace() == "onnx";
+    hasOnnx |= op->getDialect() && op->getDialect()->getNamespace() == "onnx";
   });
   if (failed(module->verify()) || diags.report("import"))
     return fail("import: the imported module is invalid");
@@ -290,17 +290,17 @@ int main(int argc, char **argv) {
     return writeText(print);
 
   if (hasOnnx || !fromMlir)
-  if (int rc = runPasses(*module, diags, progress, "legalization",
-                         [](OpPassManager &pm) {
-                           pm.addPass(onnx_tosa::createConvertOnnxToTosaPass());
-                           std::string err;
-                           llvm::raw_string_ostream os(err);
-                           (void)parsePassPipeline(
-                               "canonicalize,tosa-attach-target{profiles="
-                               "pro_int,pro_fp level=none},tosa-validate",
-                               pm, os);
-                         }))
-    return rc;
+    if (int rc = runPasses(
+            *module, diags, progress, "legalization", [](OpPassManager &pm) {
+              pm.addPass(onnx_tosa::createConvertOnnxToTosaPass());
+              std::string err;
+              llvm::raw_string_ostream os(err);
+              (void)parsePassPipeline(
+                  "canonicalize,tosa-attach-target{profiles="
+                  "pro_int,pro_fp level=none},tosa-validate",
+                  pm, os);
+            }))
+      return rc;
   // The target environment only served tosa-validate; LLVM 22 prints it in a
   // form its own parser rejects, and --emit=tosa output must read back in.
   (*module)->removeAttr("tosa.target_env");
@@ -332,8 +332,8 @@ int main(int argc, char **argv) {
     if (cudaFormat == CudaFormat::Cubin && toolkit.empty())
       return fail("--cuda-format=cubin needs ptxas (CUDA toolkit); pass "
                   "--cuda-path or put ptxas on PATH");
-    nv.cubin = emit != Emit::Ptx && cudaFormat != CudaFormat::Ptx &&
-               !toolkit.empty();
+    nv.cubin =
+        emit != Emit::Ptx && cudaFormat != CudaFormat::Ptx && !toolkit.empty();
     // MLIR's NVVM target looks for ptxas under $CUDA_ROOT.
     if (nv.cubin)
       ::setenv("CUDA_ROOT", toolkit.c_str(), /*overwrite=*/1);

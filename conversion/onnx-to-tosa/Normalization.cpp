@@ -239,16 +239,16 @@ LegalizeResult lpNorm(NodeContext &ctx) {
   return Values{t.select(zeroNorm, t.scalarLike(x, 0), y)};
 }
 
-/// Softmax / LogSoftmax. Before opset 13 the input is coerced to 2-D at
-/// `axis` (default 1) and normalized over all dimensions from `axis` on; from
-/// 13 over the single dimension `axis` (default -1). Max-subtracted for
-/// stability.
-template <bool Log> LegalizeResult softmax(NodeContext &ctx) {
-  if (failed(ctx.requireInputs(1)) ||
-      failed(ctx.requireElementType(0, Elt::Float)))
-    return failure();
+/// The input of Softmax, LogSoftmax and Hardmax arranged for normalizing
+/// over one axis: before opset 13 the input is coerced to 2-D at `axis`
+/// (default 1) and normalized over every dimension from `axis` on; from 13
+/// over the single dimension `axis` (default -1).
+struct NormalizedAxis {
+  Value input;
+  int64_t axis;
+};
+FailureOr<NormalizedAxis> normalizedAxisInput(NodeContext &ctx, Value x) {
   TosaBuilder &t = ctx.tosa;
-  Value x = ctx.input(0);
   ArrayRef<int64_t> shape = t.shapeOf(x);
   int64_t rank = shape.size();
   bool legacy = ctx.getOpset() < 13;
@@ -256,16 +256,31 @@ template <bool Log> LegalizeResult softmax(NodeContext &ctx) {
       normalizeAxis(ctx.getInt("axis", legacy ? 1 : -1), rank);
   if (rank == 0 || !axis)
     return ctx.fail("axis is out of range for an input of rank " + Twine(rank));
+  if (!legacy)
+    return NormalizedAxis{x, *axis};
+  return NormalizedAxis{t.reshape(x, {product(shape.take_front(*axis)),
+                                      product(shape.drop_front(*axis))}),
+                        1};
+}
+
+/// Softmax / LogSoftmax over the axis normalizedAxisInput gives,
+/// max-subtracted for stability.
+template <bool Log> LegalizeResult softmax(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(1)) ||
+      failed(ctx.requireElementType(0, Elt::Float)))
+    return failure();
+  TosaBuilder &t = ctx.tosa;
+  Value x = ctx.input(0);
+  ArrayRef<int64_t> shape = t.shapeOf(x);
   // f16/bf16 data is normalized in f32 (as onnxruntime does) and rounded
   // once.
   Type elt = t.elementTypeOf(x);
-  Value in = t.cast(x, Float32Type::get(x.getContext()));
-  int64_t reduceAxis = *axis;
-  if (legacy) {
-    in = t.reshape(in, {product(shape.take_front(*axis)),
-                        product(shape.drop_front(*axis))});
-    reduceAxis = 1;
-  }
+  FailureOr<NormalizedAxis> arranged =
+      normalizedAxisInput(ctx, t.cast(x, Float32Type::get(x.getContext())));
+  if (failed(arranged))
+    return failure();
+  Value in = arranged->input;
+  int64_t reduceAxis = arranged->axis;
   Value shifted = t.sub(in, t.reduceMax(in, {reduceAxis}));
   Value exps = t.unary<tosa::ExpOp>(shifted);
   Value sum = t.reduceSum(exps, {reduceAxis});
@@ -274,9 +289,9 @@ template <bool Log> LegalizeResult softmax(NodeContext &ctx) {
   return Values{t.cast(t.reshape(y, shape), elt)};
 }
 
-/// Hardmax: 1 at the first maximum along the axis, 0 elsewhere (before
-/// opset 13 over the input coerced to 2-D at `axis`, like Softmax). The
-/// first maximum's index is the smallest index holding the maximum.
+/// Hardmax: 1 at the first maximum along the axis normalizedAxisInput gives,
+/// 0 elsewhere. The first maximum's index is the smallest index holding the
+/// maximum.
 LegalizeResult hardmax(NodeContext &ctx) {
   if (failed(ctx.requireInputs(1)) ||
       failed(ctx.requireElementType(0, Elt::Float)))
@@ -284,19 +299,11 @@ LegalizeResult hardmax(NodeContext &ctx) {
   TosaBuilder &t = ctx.tosa;
   Value x = ctx.input(0);
   ArrayRef<int64_t> shape = t.shapeOf(x);
-  int64_t rank = shape.size();
-  bool legacy = ctx.getOpset() < 13;
-  std::optional<int64_t> axis =
-      normalizeAxis(ctx.getInt("axis", legacy ? 1 : -1), rank);
-  if (rank == 0 || !axis)
-    return ctx.fail("axis is out of range for an input of rank " + Twine(rank));
-  Value in = x;
-  int64_t a = *axis;
-  if (legacy) {
-    in = t.reshape(
-        x, {product(shape.take_front(a)), product(shape.drop_front(a))});
-    a = 1;
-  }
+  FailureOr<NormalizedAxis> arranged = normalizedAxisInput(ctx, x);
+  if (failed(arranged))
+    return failure();
+  Value in = arranged->input;
+  int64_t a = arranged->axis;
   int64_t n = t.shapeOf(in)[a];
   Shape iotaShape(t.rankOf(in), 1);
   iotaShape[a] = n;

@@ -14,16 +14,6 @@ namespace onnx_tosa {
 
 namespace {
 
-/// Adds a textual pipeline to `pm`; the pass names are upstream's, so the
-/// string reads exactly like an mlir-opt command line.
-void addPipeline(OpPassManager &pm, StringRef pipeline) {
-  std::string err;
-  llvm::raw_string_ostream os(err);
-  if (failed(parsePassPipeline(pipeline, pm, os)))
-    llvm::report_fatal_error(llvm::Twine("internal pipeline is invalid: ") +
-                             os.str());
-}
-
 struct CopyToLinalg : OpRewritePattern<memref::CopyOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(memref::CopyOp op,
@@ -76,12 +66,21 @@ struct CopyToLinalgPass
 
 } // namespace
 
+void addPassPipeline(OpPassManager &pm, StringRef pipeline) {
+  std::string err;
+  llvm::raw_string_ostream os(err);
+  if (failed(parsePassPipeline(pipeline, pm, os)))
+    llvm::report_fatal_error(llvm::Twine("internal pipeline is invalid: ") +
+                             os.str());
+}
+
 std::unique_ptr<Pass> createCopyToLinalgPass() {
   return std::make_unique<CopyToLinalgPass>();
 }
 
 void buildTosaToLinalgPipeline(OpPassManager &pm) {
-  addPipeline(pm, "func.func(tosa-optional-decompositions),canonicalize,"
+  addPassPipeline(pm,
+                  "func.func(tosa-optional-decompositions),canonicalize,"
                   "func.func(tosa-infer-shapes,tosa-make-broadcastable,"
                   // SCATTER has no linalg form: a loop over its rows.
                   "tosa-to-scf,tosa-to-linalg-named,tosa-to-linalg,"
@@ -99,18 +98,18 @@ void buildLinalgToGpuPipeline(OpPassManager &pm,
                               const GpuPipelineOptions &options) {
   // Buffers with identity layouts at the function boundary: the runtime
   // passes whole, densely packed buffers.
-  addPipeline(pm, "one-shot-bufferize{bufferize-function-boundaries "
-                  "function-boundary-type-conversion=identity-layout-map},"
-                  "canonicalize");
+  addPassPipeline(pm, "one-shot-bufferize{bufferize-function-boundaries "
+                      "function-boundary-type-conversion=identity-layout-map},"
+                      "canonicalize");
   pm.addPass(createCopyToLinalgPass());
   // Views (subview, collapse/expand_shape) fold into the loads and stores of
   // the loops, so kernels only ever see whole buffers.
-  addPipeline(pm, "func.func(convert-linalg-to-parallel-loops),"
-                  "fold-memref-alias-ops,canonicalize,cse");
+  addPassPipeline(pm, "func.func(convert-linalg-to-parallel-loops),"
+                      "fold-memref-alias-ops,canonicalize,cse");
   pm.addNestedPass<func::FuncOp>(createDistributeLoopsPass(options.blockSize));
   // Parallel loops still nested inside a kernel run serially in its thread.
-  addPipeline(pm, "func.func(scf-parallel-for-to-nested-fors),"
-                  "gpu-kernel-outlining,canonicalize,cse");
+  addPassPipeline(pm, "func.func(scf-parallel-for-to-nested-fors),"
+                      "gpu-kernel-outlining,canonicalize,cse");
 }
 
 void registerTosaToGpuPasses() {

@@ -21,6 +21,11 @@ struct GpuPipelineOptions {
   unsigned blockSize = 256;
 };
 
+/// Appends a textual pipeline of registered pass names (as on an mlir-opt
+/// command line) to `pm`. Our pipelines are fixed strings, so one that does
+/// not parse is a programming error and aborts with the parser's message.
+void addPassPipeline(mlir::OpPassManager &pm, llvm::StringRef pipeline);
+
 void buildTosaToLinalgPipeline(mlir::OpPassManager &pm);
 void buildLinalgToGpuPipeline(mlir::OpPassManager &pm,
                               const GpuPipelineOptions &options);

@@ -374,4 +374,32 @@ bool readArtifact(const std::string &path, Artifact &a, std::string &error) {
   return true;
 }
 
+bool readArtifactTarget(const std::string &path, Target &target,
+                        std::string &error) {
+  // Magic, version and target come first, in that order (see artifact.h).
+  uint8_t header[sizeof(kMagic) + 4 + 4];
+  FILE *f = std::fopen(path.c_str(), "rb");
+  if (!f) {
+    error = "cannot open artifact '" + path + "': " + std::strerror(errno);
+    return false;
+  }
+  size_t n = std::fread(header, 1, sizeof(header), f);
+  std::fclose(f);
+  if (n != sizeof(header) || std::memcmp(header, kMagic, 8) != 0) {
+    error = "'" + path + "': not an onnx-tosa artifact";
+    return false;
+  }
+  Reader r(header + sizeof(kMagic), sizeof(header) - sizeof(kMagic));
+  uint32_t version = r.u32("version");
+  uint32_t t = r.u32("target");
+  if (version != kArtifactVersion ||
+      (t != static_cast<uint32_t>(Target::Cuda) &&
+       t != static_cast<uint32_t>(Target::Vulkan))) {
+    error = "'" + path + "': unsupported artifact version or target";
+    return false;
+  }
+  target = static_cast<Target>(t);
+  return true;
+}
+
 } // namespace onnx_tosa

@@ -2,6 +2,8 @@
 #include "nvptx/NvptxTarget.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "pipelines/tosa-to-gpu/TosaToGpu.h"
+
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -27,24 +29,24 @@ void buildGpuToPtxPipeline(OpPassManager &pm, const NvptxOptions &opts) {
       "canonicalize,cse,reconcile-unrealized-casts),"
       "gpu-module-to-binary{format=" +
       std::string(opts.cubin ? "bin" : "isa") + "}";
-  std::string err;
-  llvm::raw_string_ostream os(err);
-  if (failed(parsePassPipeline(pipeline, pm, os)))
-    llvm::report_fatal_error(llvm::Twine("invalid NVPTX pipeline: ") +
-                             os.str());
+  addPassPipeline(pm, pipeline);
+}
+
+/// Where to look for the CUDA toolkit, in order: `cudaPath` alone when given,
+/// else $CUDA_ROOT, $CUDA_HOME, $CUDA_PATH, /usr/local/cuda.
+static std::vector<std::string> cudaToolkitRoots(const std::string &cudaPath) {
+  if (!cudaPath.empty())
+    return {cudaPath};
+  std::vector<std::string> roots;
+  for (const char *var : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
+    if (const char *v = std::getenv(var))
+      roots.push_back(v);
+  roots.push_back("/usr/local/cuda");
+  return roots;
 }
 
 std::string findLibdevice(const std::string &cudaPath) {
-  std::vector<std::string> roots;
-  if (!cudaPath.empty())
-    roots.push_back(cudaPath);
-  else {
-    for (const char *var : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
-      if (const char *v = std::getenv(var))
-        roots.push_back(v);
-    roots.push_back("/usr/local/cuda");
-  }
-  for (const std::string &root : roots) {
+  for (const std::string &root : cudaToolkitRoots(cudaPath)) {
     SmallString<256> path(root);
     llvm::sys::path::append(path, "nvvm", "libdevice", "libdevice.10.bc");
     if (llvm::sys::fs::exists(path))
@@ -54,16 +56,7 @@ std::string findLibdevice(const std::string &cudaPath) {
 }
 
 std::string findCudaToolkitWithPtxas(const std::string &cudaPath) {
-  std::vector<std::string> roots;
-  if (!cudaPath.empty())
-    roots.push_back(cudaPath);
-  else {
-    for (const char *var : {"CUDA_ROOT", "CUDA_HOME", "CUDA_PATH"})
-      if (const char *v = std::getenv(var))
-        roots.push_back(v);
-    roots.push_back("/usr/local/cuda");
-  }
-  for (const std::string &root : roots) {
+  for (const std::string &root : cudaToolkitRoots(cudaPath)) {
     SmallString<256> path(root);
     llvm::sys::path::append(path, "bin", "ptxas");
     if (llvm::sys::fs::can_execute(path))

@@ -11,6 +11,8 @@
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "pipelines/tosa-to-gpu/TosaToGpu.h"
+
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/SPIRV/Serialization.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -163,11 +165,7 @@ void buildGpuToSpirvPipeline(OpPassManager &pm) {
       "gpu.module(lower-affine,arith-expand,convert-math-to-spirv),"
       "convert-gpu-to-spirv,"
       "spirv.module(spirv-lower-abi-attrs,spirv-update-vce)";
-  std::string err;
-  llvm::raw_string_ostream os(err);
-  if (failed(parsePassPipeline(pipeline, pm, os)))
-    llvm::report_fatal_error(llvm::Twine("invalid SPIR-V pipeline: ") +
-                             os.str());
+  addPassPipeline(pm, pipeline);
 }
 
 LogicalResult

@@ -293,12 +293,9 @@ int main(int argc, char **argv) {
     if (int rc = runPasses(
             *module, diags, progress, "legalization", [](OpPassManager &pm) {
               pm.addPass(onnx_tosa::createConvertOnnxToTosaPass());
-              std::string err;
-              llvm::raw_string_ostream os(err);
-              (void)parsePassPipeline(
-                  "canonicalize,tosa-attach-target{profiles="
-                  "pro_int,pro_fp level=none},tosa-validate",
-                  pm, os);
+              onnx_tosa::addPassPipeline(
+                  pm, "canonicalize,tosa-attach-target{profiles="
+                      "pro_int,pro_fp level=none},tosa-validate");
             }))
       return rc;
   // The target environment only served tosa-validate; LLVM 22 prints it in a

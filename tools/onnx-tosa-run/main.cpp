@@ -204,16 +204,15 @@ std::vector<std::string> outputFileNames(const std::vector<TensorInfo> &outs) {
 
 int runTool(const Options &o) {
   // "auto" means a device that can run this artifact: a CUDA artifact on the
-  // best CUDA device, a Vulkan one on the best Vulkan device. An unreadable
-  // artifact keeps "auto" and is reported by Session::load.
+  // best CUDA device, a Vulkan one on the best Vulkan device (only the header
+  // is read here). An unreadable artifact keeps "auto" and is reported by
+  // Session::load.
   std::string deviceName = o.device;
-  if (deviceName == "auto") {
-    onnx_tosa::Artifact artifact;
-    std::string ignored;
-    if (onnx_tosa::readArtifact(o.artifact, artifact, ignored))
-      deviceName =
-          artifact.target == onnx_tosa::Target::Cuda ? "cuda" : "vulkan";
-  }
+  onnx_tosa::Target target;
+  std::string ignored;
+  if (deviceName == "auto" &&
+      onnx_tosa::readArtifactTarget(o.artifact, target, ignored))
+    deviceName = target == onnx_tosa::Target::Cuda ? "cuda" : "vulkan";
   Device device = Device::open(deviceName);
   Session session = Session::load(device, o.artifact);
   std::vector<TensorInfo> inputs = session.inputs();

@@ -90,6 +90,9 @@ bool writeArtifact(const Artifact &a, const std::string &path,
 /// Reads `path`. A truncated, corrupt or foreign file returns false with a
 /// message in `error`; it never crashes.
 bool readArtifact(const std::string &path, Artifact &a, std::string &error);
+/// Reads only the header of `path` for its target (no weights are read).
+bool readArtifactTarget(const std::string &path, Target &target,
+                        std::string &error);
 
 /// In-memory forms of the two calls above (same byte layout), for callers that
 /// embed an artifact or hold it in memory.

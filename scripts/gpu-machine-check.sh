@@ -6,12 +6,15 @@
 #   cp -r build/test/runtime/kernels .devcarry/
 #   scripts/conformance.sh --no-build --target=cuda --compile-only
 #   scripts/conformance.sh --no-build --target=vulkan --compile-only
-# then, on the GPU machine, with .devcarry, build/bin/onnx-tosa-run and
-# build/conformance/cache brought along:
+#   scripts/tosa-conformance.sh --target=cuda --compile-only
+#   scripts/tosa-conformance.sh --target=vulkan --compile-only
+# then, on the GPU machine, with .devcarry, build/bin/onnx-tosa-run,
+# build/conformance/cache and build/tosa-conformance brought along:
 #   scripts/gpu-machine-check.sh OUTDIR
 # It runs the runtime tests (CUDA execution included), the end-to-end models
-# on CUDA and on Vulkan against onnxruntime, the ONNX conformance suite on both,
-# and a few latencies; results and logs go to OUTDIR.
+# on CUDA and on Vulkan against onnxruntime, the ONNX conformance suite and
+# the TOSA conformance cases on both, and a few latencies; results and logs
+# go to OUTDIR.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUTDIR=${1:?usage: gpu-machine-check.sh OUTDIR}
@@ -45,6 +48,21 @@ cp build/conformance-cuda.json test/conformance/xfail-cuda.txt "$OUTDIR/"
 echo "== ONNX conformance, vulkan on this GPU"
 scripts/conformance.sh --no-build --target=vulkan --precompiled -j "$JOBS" \
   --results="$OUTDIR/conformance-vulkan-gpu.json" 2>&1 | tail -5
+
+echo "== TOSA conformance, cuda"
+# References and artifacts come from the build machine (--compile-only);
+# only onnx-tosa-run and compliance.py (numpy) run here.
+scripts/tosa-conformance.sh --target=cuda --precompiled --update-xfail \
+  --run-bin=.devcarry/onnx-tosa-run -j "$JOBS" \
+  --table="$OUTDIR/tosa-conformance-cuda.md" \
+  --results="$OUTDIR/tosa-conformance-cuda.json" 2>&1 | tail -5
+cp test/tosa/xfail-cuda.txt "$OUTDIR/tosa-xfail-cuda.txt"
+
+echo "== TOSA conformance, vulkan on this GPU"
+scripts/tosa-conformance.sh --target=vulkan --precompiled \
+  --run-bin=.devcarry/onnx-tosa-run -j "$JOBS" \
+  --table="$OUTDIR/tosa-conformance-vulkan-gpu.md" \
+  --results="$OUTDIR/tosa-conformance-vulkan-gpu.json" 2>&1 | tail -5
 
 echo "== latency (median of 200 runs after one warm-up)"
 for m in mlp lenet cnn_misc; do

@@ -1,4 +1,4 @@
-//===- Activation.cpp - Relu, Clip, LeakyRelu, PRelu, Elu, Gelu, ... ------===//
+//===- Activation.cpp - Relu, Clip, PRelu, Elu, Gelu, Swish, SwiGLU, ... --===//
 //
 // Activation functions, written as the formulas of the ONNX spec (and, where
 // the spec leaves the choice open, the branch conditions onnxruntime uses, so
@@ -45,6 +45,10 @@ LegalizeResult leakyRelu(NodeContext &ctx) {
 }
 
 /// PRelu: x < 0 ? slope * x : x, slope broadcast to x (unidirectional).
+/// Before opset 7 the spec has no broadcasting rule, only "a slope of size 1
+/// is shared across channels": a 1-D slope of the channel count (axis 1) is
+/// one slope per channel, as in the Caffe2 and PyTorch operators it comes
+/// from (the PyTorch-converted PReLU tests rely on it).
 LegalizeResult prelu(NodeContext &ctx) {
   if (failed(ctx.requireInputs(2)) ||
       failed(ctx.requireElementType(0, Elt::Float)) ||
@@ -52,6 +56,13 @@ LegalizeResult prelu(NodeContext &ctx) {
     return failure();
   TosaBuilder &t = ctx.tosa;
   Value x = ctx.input(0), slope = ctx.input(1);
+  int64_t rank = t.rankOf(x);
+  if (ctx.getOpset() < 7 && t.rankOf(slope) == 1 && rank >= 2 &&
+      t.shapeOf(slope)[0] == t.shapeOf(x)[1]) {
+    Shape perChannel(rank, 1);
+    perChannel[1] = t.shapeOf(x)[1];
+    slope = t.reshape(slope, perChannel);
+  }
   std::optional<Shape> shape = broadcastShapes(t.shapeOf(x), t.shapeOf(slope));
   if (!shape || ArrayRef<int64_t>(*shape) != t.shapeOf(x))
     return ctx.fail("slope of shape " + llvm::to_string(slope.getType()) +
@@ -220,15 +231,31 @@ LegalizeResult thresholdedRelu(NodeContext &ctx) {
   return Values{t.select(above, *x, t.scalarLike(*x, 0))};
 }
 
+/// x * sigmoid(alpha * x), alpha from the node's attribute.
+Value swishOf(NodeContext &ctx, Value x) {
+  TosaBuilder &t = ctx.tosa;
+  double alpha = ctx.getFloat("alpha", 1.0f);
+  Value scaled = alpha == 1.0 ? x : t.mul(x, t.scalarLike(x, alpha));
+  return t.mul(x, t.unary<tosa::SigmoidOp>(scaled));
+}
+
 /// Swish: x * sigmoid(alpha * x).
 LegalizeResult swish(NodeContext &ctx) {
   FailureOr<Value> x = floatInput(ctx);
   if (failed(x))
     return failure();
-  TosaBuilder &t = ctx.tosa;
-  double alpha = ctx.getFloat("alpha", 1.0f);
-  Value scaled = alpha == 1.0 ? *x : t.mul(*x, t.scalarLike(*x, alpha));
-  return Values{t.mul(*x, t.unary<tosa::SigmoidOp>(scaled))};
+  return Values{swishOf(ctx, *x)};
+}
+
+/// SwiGLU: Swish(A) * B, A and B of one shape (no broadcasting).
+LegalizeResult swiGLU(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(2)) ||
+      failed(ctx.requireElementType(0, Elt::Float)) ||
+      failed(ctx.requireSameElementType(0, 2)))
+    return failure();
+  if (ctx.inputShape(0) != ctx.inputShape(1))
+    return ctx.fail("A and B must have the same shape");
+  return Values{ctx.tosa.mul(swishOf(ctx, ctx.input(0)), ctx.input(1))};
 }
 
 /// Shrink: x + bias below -lambd, x - bias above lambd, 0 between.
@@ -273,7 +300,7 @@ LegalizeResult gelu(NodeContext &ctx) {
 const OpLegalization kActivation[] = {
     {"Relu", 6, relu},
     {"LeakyRelu", 6, leakyRelu},
-    {"PRelu", 7, prelu},
+    {"PRelu", 1, prelu},
     {"Clip", 6, clip},
     {"Elu", 6, elu},
     {"Selu", 6, selu},
@@ -286,6 +313,7 @@ const OpLegalization kActivation[] = {
     {"ThresholdedRelu", 10, thresholdedRelu},
     {"Gelu", 20, gelu},
     {"Swish", 24, swish},
+    {"SwiGLU", 28, swiGLU},
     {"Shrink", 9, shrink},
 };
 // clang-format on

@@ -8,6 +8,7 @@
 // a scalar) are fine unless they reach run time.
 //
 //===----------------------------------------------------------------------===//
+#include "conversion/onnx-to-tosa/ConstantFolding.h"
 #include "conversion/onnx-to-tosa/NodeContext.h"
 
 using namespace mlir;
@@ -52,11 +53,14 @@ LegalizeResult constantOfShape(NodeContext &ctx) {
     return ctx.fail("shape has a negative dimension");
   TosaBuilder &t = ctx.tosa;
   auto value = dyn_cast_or_null<DenseElementsAttr>(ctx.getAttr("value"));
-  if (!value)
-    return Values{
-        t.splat(shape, Float32Type::get(ctx.getLoc().getContext()), 0)};
-  if (value.getNumElements() != 1)
+  if (value && value.getNumElements() != 1)
     return ctx.fail("value must hold exactly one element");
+  Type elt = value ? value.getElementType()
+                   : Float32Type::get(ctx.getLoc().getContext());
+  if (product(shape) == 0)
+    return Values{createEmptyConstant(t, shape, elt)};
+  if (!value)
+    return Values{t.splat(shape, elt, 0)};
   return Values{t.constant(DenseElementsAttr::get(
       RankedTensorType::get(shape, value.getElementType()),
       value.getValues<Attribute>()[0]))};
@@ -122,8 +126,8 @@ LegalizeResult range(NodeContext &ctx) {
   for (unsigned i = 0; i < 3; ++i) {
     std::optional<DenseElementsAttr> c = ctx.constantInput(i);
     if (!c || c->getNumElements() != 1)
-      return ctx.fail("start, limit and delta must be compile-time constant "
-                      "scalars");
+      return ctx.failNotConstant(
+          i, "start, limit and delta must be compile-time constant scalars");
     args[i] = toDoubles(*c).front();
   }
   auto [start, limit, delta] = args;
@@ -132,7 +136,8 @@ LegalizeResult range(NodeContext &ctx) {
   int64_t count = std::max<int64_t>(
       0, static_cast<int64_t>(std::ceil((limit - start) / delta)));
   if (count == 0)
-    return ctx.fail("produces an empty tensor, which TOSA cannot represent");
+    return Values{
+        createEmptyConstant(ctx.tosa, {0}, ctx.inputType(0).getElementType())};
   SmallVector<double> values;
   for (int64_t i = 0; i < count; ++i)
     values.push_back(start + i * delta);

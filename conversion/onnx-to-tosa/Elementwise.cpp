@@ -346,10 +346,7 @@ LegalizeResult castTo(NodeContext &ctx, Type to) {
   // results are wrapped to their width by the pass, from the declared type.
   if (to.isUnsignedInteger(64))
     return ctx.fail("cast to uint64 at run time is not supported");
-  if (to.isUnsignedInteger() &&
-      !isa<TensorType>(ctx.getNode().getOutputs()[0].getType()))
-    return ctx.fail("cast to unsigned integers at run time needs the output "
-                    "type declared");
+  ctx.setOutputElementType(0, to); // for the wrap, where not declared
   to = demotedElementType(to);
   if (from == to)
     return Values{x};
@@ -366,29 +363,106 @@ LegalizeResult castTo(NodeContext &ctx, Type to) {
   return Values{t.cast(x, to)};
 }
 
-/// BitShift (unsigned types only), computed in i32 (docs/types.md): bits
-/// shifted past the type's width are cleared when the pass wraps the result
-/// to its declared width.
+/// BitShift, computed in the type its data is carried in (docs/types.md):
+/// int8 and int16 as themselves, int32, int64 and uint8/16/32 as i32, told
+/// apart by the declared output type. Opset 28 adds signed types (right
+/// shifts are arithmetic) and defines shifts outside [0, width): 0, or the
+/// sign fill for a right shift of a signed X. TOSA leaves those shifts
+/// undefined, so the amount is clamped and the result selected. int64 data
+/// is carried as its low 32 bits: a left shift by 32..63 clears them all, a
+/// right shift by as much leaves the sign fill, as a shift by 31 does.
 LegalizeResult bitShift(NodeContext &ctx) {
   if (failed(ctx.requireInputs(2)) ||
       failed(ctx.requireElementType(0, Elt::Int)) ||
       failed(ctx.requireSameElementType(0, 2)))
     return failure();
-  // Unsigned data arrives as i32; the declared output type tells it from
-  // signed data (allowed from opset 28, with arithmetic right shifts and
-  // defined results for out-of-range shifts, not implemented here).
-  auto declared = dyn_cast<TensorType>(ctx.getNode().getOutputs()[0].getType());
-  if (!declared || !declared.getElementType().isUnsignedInteger())
-    return ctx.fail("only unsigned integers with a declared output type are "
-                    "supported");
   std::string direction = ctx.getString("direction", "");
-  if (direction == "LEFT")
-    return Values{
-        ctx.tosa.binary<tosa::LogicalLeftShiftOp>(ctx.input(0), ctx.input(1))};
-  if (direction == "RIGHT")
-    return Values{
-        ctx.tosa.binary<tosa::LogicalRightShiftOp>(ctx.input(0), ctx.input(1))};
-  return ctx.fail("direction must be LEFT or RIGHT");
+  if (direction != "LEFT" && direction != "RIGHT")
+    return ctx.fail("direction must be LEFT or RIGHT");
+  TosaBuilder &t = ctx.tosa;
+  Value x = ctx.input(0), y = ctx.input(1);
+  Type carrier = t.elementTypeOf(x);
+  int64_t carrierWidth = carrier.getIntOrFloatBitWidth();
+  auto declared = dyn_cast<TensorType>(ctx.getNode().getOutputs()[0].getType());
+  Type elt = declared ? declared.getElementType() : Type();
+  if (!elt && carrierWidth == 32)
+    return ctx.fail("the output type must be declared (int32, int64 and "
+                    "uint8/16/32 data are all computed as i32)");
+  if (!elt)
+    elt = carrier;
+  bool isSigned = !elt.isUnsignedInteger();
+  if (isSigned && ctx.getOpset() < 28)
+    return ctx.fail("signed integers are supported from opset 28 on");
+  int64_t width = std::min<int64_t>(elt.getIntOrFloatBitWidth(), carrierWidth);
+
+  Value negative = t.compare<tosa::GreaterOp>(t.scalarLike(y, 0), y);
+  Value inRange = t.binary<tosa::LogicalAndOp>(
+      t.unary<tosa::LogicalNotOp>(negative),
+      t.compare<tosa::GreaterOp>(t.scalarLike(y, width), y));
+  Value last = t.scalarLike(y, carrierWidth - 1);
+  Value amount = t.select(negative, last, t.minimum(y, last));
+  if (direction == "RIGHT" && isSigned) {
+    t.equalizeRanks(x, amount);
+    auto type = RankedTensorType::get(
+        *broadcastShapes(t.shapeOf(x), t.shapeOf(amount)), carrier);
+    return Values{tosa::ArithmeticRightShiftOp::create(
+        t.getBuilder(), t.getLoc(), type, x, amount, /*round=*/false)};
+  }
+  Value shifted = direction == "LEFT"
+                      ? t.binary<tosa::LogicalLeftShiftOp>(x, amount)
+                      : t.binary<tosa::LogicalRightShiftOp>(x, amount);
+  return Values{t.select(inRange, shifted, t.scalarLike(shifted, 0))};
+}
+
+/// BitCast (opset 26) between integer types of one width (int8 <-> uint8,
+/// int16 <-> uint16, int32 <-> uint32) and between bool and 8-bit integers,
+/// in the types the data is carried in. TOSA 1.0 has no op that
+/// reinterprets bits: CAST converts values, and taking a float apart (or
+/// building one) with arithmetic cannot keep NaN payloads, nor subnormals,
+/// which GPUs flush to zero; so BitCast to or from a float type is refused.
+LegalizeResult bitCast(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(1)))
+    return failure();
+  int64_t toCode = ctx.getInt("to", 0);
+  Type to = onnxElementType(ctx.getLoc().getContext(), toCode);
+  if (!to)
+    return ctx.fail("BitCast to ONNX data type " + Twine(toCode) +
+                    " is not supported");
+  TosaBuilder &t = ctx.tosa;
+  Value x = ctx.input(0);
+  Type from = t.elementTypeOf(x);
+  if (isa<FloatType>(to) || isa<FloatType>(from))
+    return ctx.fail("BitCast between " + llvm::to_string(from) + " and " +
+                    llvm::to_string(to) +
+                    " is not expressible in TOSA 1.0: it has no op that "
+                    "reinterprets bits (CAST converts values), and an "
+                    "arithmetic reconstruction cannot keep NaN payloads or "
+                    "subnormals (flushed to zero on GPUs)");
+  unsigned width = to.getIntOrFloatBitWidth();
+  if (width == 64)
+    return ctx.fail("BitCast to " + llvm::to_string(to) +
+                    " is not supported: 64-bit integers are computed as i32");
+  Type computed = demotedElementType(to);
+  ctx.setOutputElementType(0, to);
+  if (from.isInteger(1) || to.isInteger(1)) {
+    unsigned other = from.isInteger(1) ? width : from.getIntOrFloatBitWidth();
+    if (other != 8 && !(from.isInteger(32) && to.isInteger(1)))
+      return ctx.fail("BitCast between bool and a type wider than 8 bits");
+    if (from.isInteger(1)) {
+      Shape ones(t.rankOf(x), 1);
+      return Values{
+          t.select(x, t.splat(ones, computed, 1), t.splat(ones, computed, 0))};
+    }
+    return Values{t.unary<tosa::LogicalNotOp>(
+        t.compare<tosa::EqualOp>(x, t.scalarLike(x, 0)))};
+  }
+  if (from.getIntOrFloatBitWidth() < 32 &&
+      from.getIntOrFloatBitWidth() != width)
+    return ctx.fail("BitCast from " + llvm::to_string(from) + " to " +
+                    llvm::to_string(to) + " changes the width");
+  // Narrow results wrap to their width: the cast truncates, and the pass
+  // keeps the low bits of unsigned data (carried in i32).
+  return Values{t.cast(x, computed)};
 }
 
 LegalizeResult castOp(NodeContext &ctx) {
@@ -465,6 +539,7 @@ const OpLegalization kElementwise[] = {
     // Type conversion.
     {"Cast", 6, castOp},
     {"CastLike", 15, castLike},
+    {"BitCast", 26, bitCast},
 };
 // clang-format on
 

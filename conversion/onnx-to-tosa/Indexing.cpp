@@ -1,4 +1,4 @@
-//===- Indexing.cpp - Gather*, Scatter*, OneHot, NonZero ------------------===//
+//===- Indexing.cpp - Gather*, Scatter*, OneHot, NonZero, ReverseSequence -===//
 //
 // Indexing with run-time indices. TOSA 1.0 has one gather and one scatter,
 // both over [N, K, C] values and [N, W] i32 row indices; every ONNX form
@@ -363,7 +363,7 @@ LegalizeResult oneHot(NodeContext &ctx) {
     return failure();
   std::optional<DenseElementsAttr> depthAttr = ctx.constantInput(1);
   if (!depthAttr || depthAttr->getNumElements() != 1)
-    return ctx.fail("depth must be a compile-time constant scalar");
+    return ctx.failNotConstant(1, "depth must be a compile-time constant scalar");
   int64_t depth = static_cast<int64_t>(toDoubles(*depthAttr).front());
   if (depth <= 0)
     return ctx.fail("depth must be positive");
@@ -402,6 +402,53 @@ LegalizeResult nonZero(NodeContext &ctx) {
                   "not expressible in TOSA (all shapes are static)");
 }
 
+/// ReverseSequence: in batch b the first sequence_lens[b] positions along
+/// the time axis are reversed, the rest kept: position i reads
+/// len - 1 - i when i < len, else i. One tosa.gather with the batch as its
+/// batch dimension and time positions as its rows.
+LegalizeResult reverseSequence(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(2)) || failed(requireGatherable(ctx, 0)) ||
+      failed(ctx.requireElementType(1, Elt::Int)))
+    return failure();
+  TosaBuilder &t = ctx.tosa;
+  Value x = ctx.input(0);
+  ArrayRef<int64_t> shape = t.shapeOf(x);
+  int64_t rank = shape.size();
+  int64_t batchAxis = ctx.getInt("batch_axis", 1);
+  int64_t timeAxis = ctx.getInt("time_axis", 0);
+  if (rank < 2 || batchAxis + timeAxis != 1 || batchAxis * timeAxis != 0)
+    return ctx.fail("batch_axis and time_axis must be 0 and 1, or 1 and 0, "
+                    "of an input of rank at least 2");
+  int64_t batch = shape[batchAxis], time = shape[timeAxis];
+  if (ctx.inputShape(1) != ArrayRef<int64_t>{batch})
+    return ctx.fail("sequence_lens must have shape [" + Twine(batch) + "]");
+  if (failed(ctx.requireNonEmpty(shape)))
+    return failure();
+  // [batch, time, rest...] viewed as tosa.gather's [N, K, C].
+  Shape perm;
+  for (int64_t d = 0; d < rank; ++d)
+    perm.push_back(d);
+  std::swap(perm[0], perm[1]);
+  Value data = batchAxis == 0 ? x : t.transpose(x, perm);
+  Shape batchMajor(t.shapeOf(data));
+  int64_t inner = product(shape.drop_front(2));
+  Type i32 = t.getBuilder().getI32Type();
+  Value lens = t.reshape(indicesI32(ctx, 1), {batch, 1});
+  SmallVector<int64_t> positions(time);
+  std::iota(positions.begin(), positions.end(), 0);
+  Value iota =
+      t.constant(fromInts(RankedTensorType::get({1, time}, i32), positions));
+  Value reversed = t.sub(t.sub(lens, t.scalarLike(lens, 1)), iota);
+  Value rows = t.select(t.compare<tosa::GreaterOp>(lens, iota), reversed,
+                        t.broadcastTo(iota, {batch, time}));
+  Value gathered = tosa::GatherOp::create(
+      t.getBuilder(), t.getLoc(),
+      RankedTensorType::get({batch, time, inner}, t.elementTypeOf(x)),
+      t.reshape(data, {batch, time, inner}), rows);
+  Value y = t.reshape(gathered, batchMajor);
+  return Values{batchAxis == 0 ? y : t.transpose(y, perm)};
+}
+
 // clang-format off
 const OpLegalization kIndexing[] = {
     {"Gather", 1, gather},
@@ -412,6 +459,7 @@ const OpLegalization kIndexing[] = {
     {"ScatterND", 11, scatterND},
     {"OneHot", 9, oneHot},
     {"NonZero", 9, nonZero},
+    {"ReverseSequence", 10, reverseSequence},
 };
 // clang-format on
 

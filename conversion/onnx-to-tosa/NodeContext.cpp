@@ -43,8 +43,9 @@ LogicalResult NodeContext::requireConstantInts(unsigned i, StringRef what,
     return fail("input " + Twine(i) + " (" + what + ") is required");
   std::optional<SmallVector<int64_t>> ints = constantInts(i);
   if (!ints)
-    return fail("input " + Twine(i) + " (" + what +
-                ") must be a compile-time constant integer tensor");
+    return failNotConstant(i, "input " + Twine(i) + " (" + what +
+                                  ") must be a compile-time constant integer "
+                                  "tensor");
   out = std::move(*ints);
   return success();
 }
@@ -249,6 +250,12 @@ LogicalResult NodeContext::fail(const Twine &why) {
   if (reason.empty())
     reason = why.str();
   return failure();
+}
+
+LogicalResult NodeContext::failNotConstant(unsigned i, const Twine &why) {
+  if (reason.empty())
+    notConstant.push_back(i);
+  return fail(why);
 }
 
 } // namespace onnx_tosa

@@ -115,7 +115,24 @@ public:
 
   /// Records why the node cannot be legalized; `return ctx.fail(...)`.
   mlir::LogicalResult fail(const llvm::Twine &reason);
+  /// Fails because input `i` must be a compile-time constant and is not;
+  /// the pass then names the graph inputs it comes from, which
+  /// --freeze-input can turn into constants.
+  mlir::LogicalResult failNotConstant(unsigned i, const llvm::Twine &reason);
   const std::string &getFailureReason() const { return reason; }
+
+  /// Gives output `i` the ONNX element type `type` where the model declares
+  /// none (e.g. uint8 from QuantizeLinear): the pass then treats the result
+  /// as if the model had declared it (unsigned wrap and tracking).
+  void setOutputElementType(unsigned i, mlir::Type type) {
+    if (outputTypes.size() <= i)
+      outputTypes.resize(i + 1);
+    outputTypes[i] = type;
+  }
+  llvm::ArrayRef<mlir::Type> getOutputElementTypes() const {
+    return outputTypes;
+  }
+  llvm::ArrayRef<unsigned> getNotConstantInputs() const { return notConstant; }
 
   /// Builds TOSA before the node.
   TosaBuilder tosa;
@@ -123,6 +140,8 @@ public:
 private:
   mutable onnx::NodeOp node;
   std::string reason;
+  llvm::SmallVector<unsigned> notConstant;
+  llvm::SmallVector<mlir::Type> outputTypes;
 };
 
 /// Signature of a legalization.
@@ -155,6 +174,25 @@ llvm::ArrayRef<OpLegalization> getTrigonometryLegalizations();
 llvm::ArrayRef<OpLegalization> getEinsumLegalizations();
 llvm::ArrayRef<OpLegalization> getDeterminantLegalizations();
 llvm::ArrayRef<OpLegalization> getIndexingLegalizations();
+llvm::ArrayRef<OpLegalization> getControlFlowLegalizations();
+llvm::ArrayRef<OpLegalization> getSignalLegalizations();
+
+/// Legalizes a copy of `subgraph` (one of a node's regions: a GRAPH
+/// attribute, see the importer) at `b`'s insertion point, with the
+/// subgraph's inputs bound to `inputs`, and returns the values of its
+/// outputs. The node itself is left untouched. On failure `why` names the
+/// inner node and the reason. Defined with the pass (OnnxToTosaPass.cpp),
+/// whose node conversion it runs.
+mlir::FailureOr<Values> legalizeSubgraph(mlir::OpBuilder &b,
+                                         mlir::Region &subgraph,
+                                         mlir::ValueRange inputs,
+                                         std::string &why);
+llvm::ArrayRef<OpLegalization> getGridSampleLegalizations();
+llvm::ArrayRef<OpLegalization> getLinearAttentionLegalizations();
+llvm::ArrayRef<OpLegalization> getLossLegalizations();
+llvm::ArrayRef<OpLegalization> getImageLegalizations();
+llvm::ArrayRef<OpLegalization> getQuantizationLegalizations();
+llvm::ArrayRef<OpLegalization> getSelectionLegalizations();
 
 } // namespace onnx_tosa
 

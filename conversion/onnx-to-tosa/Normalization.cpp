@@ -169,6 +169,54 @@ LegalizeResult instanceNorm(NodeContext &ctx) {
                       perChannel(t, ctx.input(2), rank))};
 }
 
+/// GroupNormalization: statistics per (n, group of C / num_groups channels)
+/// over the group's channels and all spatial positions, computed in
+/// stash_type's precision (f32 by default). From opset 21 scale and bias are
+/// per channel and applied in X's type; opset 18 had them per group.
+LegalizeResult groupNorm(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(3)) ||
+      failed(ctx.requireElementType(0, Elt::Float)) ||
+      failed(ctx.requireSameElementType(0, 3)))
+    return failure();
+  TosaBuilder &t = ctx.tosa;
+  Value x = ctx.input(0);
+  ArrayRef<int64_t> shape = t.shapeOf(x);
+  int64_t rank = shape.size();
+  if (rank < 2)
+    return ctx.fail("input must have rank at least 2");
+  int64_t n = shape[0], c = shape[1];
+  int64_t groups = ctx.getInt("num_groups", 0);
+  if (groups < 1 || c % groups != 0)
+    return ctx.fail("num_groups (" + Twine(groups) +
+                    ") must be positive and divide the channel count (" +
+                    Twine(c) + ")");
+  bool perGroup = ctx.getOpset() < 21;
+  int64_t params = perGroup ? groups : c;
+  if (ctx.inputShape(1) != ArrayRef<int64_t>{params} ||
+      ctx.inputShape(2) != ArrayRef<int64_t>{params})
+    return ctx.fail("scale and bias must have shape [" + Twine(params) + "]");
+  if (failed(ctx.requireNonEmpty(shape)))
+    return failure();
+  Type elt = t.elementTypeOf(x);
+  Type stash = perGroup || ctx.getInt("stash_type", 1) == 1
+                   ? Type(Float32Type::get(x.getContext()))
+                   : elt;
+  Value grouped =
+      t.reshape(t.cast(x, stash), {n, groups, product(shape) / (n * groups)});
+  auto [mean, invStd] =
+      moments(t, grouped, {2}, ctx.getFloat("epsilon", 1e-5f));
+  Value normalized = t.mul(t.sub(grouped, mean), invStd);
+  if (perGroup) {
+    Value scale = t.reshape(t.cast(ctx.input(1), stash), {1, groups, 1});
+    Value bias = t.reshape(t.cast(ctx.input(2), stash), {1, groups, 1});
+    return Values{
+        t.cast(t.reshape(t.add(t.mul(normalized, scale), bias), shape), elt)};
+  }
+  Value y = t.cast(t.reshape(normalized, shape), elt);
+  return Values{t.add(t.mul(y, perChannel(t, ctx.input(1), rank)),
+                      perChannel(t, ctx.input(2), rank))};
+}
+
 /// MeanVarianceNormalization: (X - mean) / (sqrt(var) + 1e-9) over `axes`
 /// (default [0, 2, 3]); the epsilon is added to the standard deviation, as
 /// in the ONNX function body, so a constant slice gives 0.
@@ -327,6 +375,7 @@ const OpLegalization kNormalization[] = {
     {"LayerNormalization", 17, layerNorm},
     {"RMSNormalization", 23, rmsNorm},
     {"InstanceNormalization", 6, instanceNorm},
+    {"GroupNormalization", 18, groupNorm},
     {"MeanVarianceNormalization", 9, meanVarianceNorm},
     {"LRN", 1, lrn},
     {"LpNormalization", 1, lpNorm},

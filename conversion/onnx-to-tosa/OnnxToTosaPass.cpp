@@ -11,6 +11,7 @@
 // results, whose types in the onnx dialect may be unknown.
 //
 //===----------------------------------------------------------------------===//
+#include "conversion/onnx-to-tosa/ConstantFolding.h"
 #include "conversion/onnx-to-tosa/NodeContext.h"
 #include "conversion/onnx-to-tosa/OnnxToTosa.h"
 
@@ -19,11 +20,13 @@
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Dominance.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Transforms/CSE.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringMap.h"
 
 #include <limits>
@@ -49,7 +52,11 @@ public:
           getTensorLegalizations(), getConstantLegalizations(),
           getRecurrentLegalizations(), getTrigonometryLegalizations(),
           getEinsumLegalizations(), getIndexingLegalizations(),
-          getDeterminantLegalizations()})
+          getDeterminantLegalizations(), getLossLegalizations(),
+          getGridSampleLegalizations(), getLinearAttentionLegalizations(),
+          getControlFlowLegalizations(),
+          getSignalLegalizations(), getImageLegalizations(),
+          getQuantizationLegalizations(), getSelectionLegalizations()})
       for (const OpLegalization &row : table)
         rows[key(row.domain, row.opType)].push_back(&row);
     for (auto &entry : rows)
@@ -251,26 +258,106 @@ Value wrapUnsigned(OpBuilder &b, Location loc, Value v, Type unsignedType) {
 // The conversion
 //===----------------------------------------------------------------------===//
 
+/// "; it comes from graph input 'axes' ..." for the inputs of `node` a
+/// handler needed as constants, naming the graph inputs (arguments of the
+/// top-level function) they are computed from; empty when there are none.
+std::string freezeHint(onnx::NodeOp node, ArrayRef<unsigned> inputs) {
+  SmallVector<Value> worklist;
+  for (unsigned i : inputs)
+    if (i < node.getInputs().size())
+      worklist.push_back(node.getInputs()[i]);
+  llvm::SmallSetVector<StringRef, 4> names;
+  DenseSet<Operation *> seen;
+  while (!worklist.empty() && seen.size() < 4096) {
+    Value v = worklist.pop_back_val();
+    if (auto arg = dyn_cast<BlockArgument>(v)) {
+      auto func = dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp());
+      if (func && arg.getOwner() == &func.getBody().front())
+        if (auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                          "onnx.name"))
+          names.insert(name.getValue());
+      continue;
+    }
+    Operation *op = v.getDefiningOp();
+    if (op && seen.insert(op).second)
+      llvm::append_range(worklist, op->getOperands());
+  }
+  if (names.empty())
+    return "";
+  SmallVector<StringRef> sorted(names.begin(), names.end());
+  llvm::sort(sorted);
+  std::string list, flags;
+  for (StringRef name : sorted) {
+    list += (list.empty() ? "'" : ", '") + name.str() + "'";
+    flags += " --freeze-input " + name.str() + "=FILE.npy";
+  }
+  bool many = names.size() > 1;
+  return "; it is computed from graph input" + std::string(many ? "s " : " ") +
+         list + ", which" + flags + (many ? " turn" : " turns") +
+         " into a constant (the model is then compiled for that one value)";
+}
+
+/// Empty results become constants whatever computed them, and (`mayFold`)
+/// results computed from constants only are folded (ConstantFolding.h);
+/// what computed them is then erased.
+void foldResults(OpBuilder &builder, onnx::NodeOp node, bool mayFold,
+                 ArrayRef<Operation *> created, Values &results) {
+  bool folded = replaceEmptyResults(builder, node.getLoc(), results);
+  if (mayFold) {
+    SmallVector<Value> inputs;
+    for (Value v : node.getInputs())
+      if (!isa<NoneType>(v.getType()))
+        inputs.push_back(v);
+    folded |= foldToConstants(builder, node.getLoc(), inputs, created, results);
+  }
+  if (!folded)
+    return;
+  DenseSet<Value> kept(results.begin(), results.end());
+  for (Operation *op : llvm::reverse(created))
+    if (llvm::none_of(op->getResults(),
+                      [&](Value r) { return kept.contains(r); }) &&
+        isOpTriviallyDead(op))
+      op->erase();
+}
+
 /// Runs the handler of `row` and checks what it built. On failure, erases
 /// what it built and returns why.
 FailureOr<Values> tryHandler(OpBuilder &builder, onnx::NodeOp node,
-                             const OpLegalization *row, std::string &why) {
+                             const OpLegalization *row, std::string &why,
+                             SmallVectorImpl<Type> &outputTypes, bool mayFold) {
   builder.setInsertionPoint(node);
   Operation *before = node->getPrevNode();
   Block *block = node->getBlock();
   NodeContext ctx(builder, node);
   LegalizeResult results = row->handler(ctx);
+  outputTypes.assign(ctx.getOutputElementTypes().begin(),
+                     ctx.getOutputElementTypes().end());
   if (failed(results))
-    why = ctx.getFailureReason().empty() ? "cannot be legalized"
-                                         : ctx.getFailureReason();
-  SmallVector<Operation *> created;
-  for (Operation *op = before ? before->getNextNode() : &block->front();
-       op != node.getOperation(); op = op->getNextNode()) {
-    created.push_back(op);
+    why = ctx.getFailureReason().empty()
+              ? "cannot be legalized"
+              : ctx.getFailureReason() +
+                    freezeHint(node, ctx.getNotConstantInputs());
+  auto createdOps = [&] {
+    SmallVector<Operation *> ops;
+    for (Operation *op = before ? before->getNextNode() : &block->front();
+         op != node.getOperation(); op = op->getNextNode())
+      ops.push_back(op);
+    return ops;
+  };
+  // Unsigned results are wrapped to their width at run time (convertNode),
+  // which a folded constant would skip.
+  if (succeeded(results))
+    foldResults(builder, node,
+                mayFold && llvm::none_of(outputTypes,
+                                         [](Type t) {
+                                           return t && t.isUnsignedInteger();
+                                         }),
+                createdOps(), *results);
+  SmallVector<Operation *> created = createdOps();
+  for (Operation *op : created)
     if (succeeded(results) && why.empty())
       if (std::optional<std::string> bad = checkCreatedOp(op))
         why = *bad;
-  }
   if (why.empty())
     return results;
   for (Operation *op : llvm::reverse(created)) {
@@ -315,12 +402,20 @@ LogicalResult convertNode(OpBuilder &builder, onnx::NodeOp node,
     return demoted.unsignedOf.count(v) ||
            isRunTimeUnsigned(getElementTypeOrSelf(v.getType()));
   });
+  // Folding to constants skips the wrap of unsigned data (see convertNode's
+  // outputs below).
+  bool mayFold =
+      !takesUnsigned && llvm::none_of(node.getOutputs(), [](Value out) {
+        return getElementTypeOrSelf(out.getType()).isUnsignedInteger();
+      });
 
   // First with int64/float64 constants exact, which folds shape arithmetic
   // at compile time; when that needs them at run time (or mixes them with
   // demoted run-time data), again with those constants demoted.
   std::string why;
-  FailureOr<Values> results = tryHandler(builder, node, row, why);
+  SmallVector<Type> outputTypes; // set by the handler, where undeclared
+  FailureOr<Values> results =
+      tryHandler(builder, node, row, why, outputTypes, mayFold);
   if (failed(results) && llvm::any_of(node.getInputs(), isDemotableConstant)) {
     builder.setInsertionPoint(node);
     for (OpOperand &operand : node->getOpOperands()) {
@@ -333,7 +428,7 @@ LogicalResult convertNode(OpBuilder &builder, onnx::NodeOp node,
           tosa::ConstOp::create(builder, c.getLoc(), attr.getType(), attr));
     }
     why.clear();
-    results = tryHandler(builder, node, row, why);
+    results = tryHandler(builder, node, row, why, outputTypes, mayFold);
   }
   if (failed(results))
     return nodeError(node, why);
@@ -352,15 +447,18 @@ LogicalResult convertNode(OpBuilder &builder, onnx::NodeOp node,
                                  llvm::to_string(out.getType()));
     // Unsigned data computed as i32 is wrapped to its width after every
     // node; that needs its type, which must be declared.
-    auto declared = dyn_cast<TensorType>(out.getType());
+    // (Or that the handler knows it computed.)
+    auto declaredType = dyn_cast<TensorType>(out.getType());
+    Type declared = declaredType             ? declaredType.getElementType()
+                    : i < outputTypes.size() ? outputTypes[i]
+                                             : Type();
     bool runTimeI32 = !v.getDefiningOp<tosa::ConstOp>() &&
                       getElementTypeOrSelf(v.getType()).isInteger(32);
-    if (declared && isRunTimeUnsigned(declared.getElementType()) &&
-        runTimeI32) {
-      if (demoted.unsignedOf.lookup(v) != declared.getElementType()) {
+    if (declared && isRunTimeUnsigned(declared) && runTimeI32) {
+      if (demoted.unsignedOf.lookup(v) != declared) {
         builder.setInsertionPoint(node);
-        v = wrapUnsigned(builder, node.getLoc(), v, declared.getElementType());
-        demoted.unsignedOf[v] = declared.getElementType();
+        v = wrapUnsigned(builder, node.getLoc(), v, declared);
+        demoted.unsignedOf[v] = declared;
       }
     } else if (!declared && takesUnsigned && runTimeI32) {
       return nodeError(node, "output " + Twine(i) +
@@ -370,9 +468,8 @@ LogicalResult convertNode(OpBuilder &builder, onnx::NodeOp node,
     }
     // A graph output declared int64 but computed as i32 is widened back on
     // exit; remember what it was declared as.
-    if (declared &&
-        declared.getElementType() != getElementTypeOrSelf(v.getType()))
-      demoted.wideOrigin[v] = declared.getElementType();
+    if (declared && declared != getElementTypeOrSelf(v.getType()))
+      demoted.wideOrigin[v] = declared;
     out.replaceAllUsesWith(v);
   }
   node.erase();
@@ -396,6 +493,11 @@ LogicalResult convertFunction(func::FuncOp func) {
   builder.setInsertionPointToStart(&body);
   for (BlockArgument arg : body.getArguments()) {
     auto type = dyn_cast<RankedTensorType>(arg.getType());
+    if (type && type.hasStaticShape() && type.getNumElements() == 0) {
+      // An empty input carries no data: it is a compile-time constant.
+      arg.replaceAllUsesWith(createEmptyConstant(builder, arg.getLoc(), type));
+      continue;
+    }
     if (type && isRunTimeUnsigned(type.getElementType())) {
       Type elt = type.getElementType();
       unsigned width = elt.getIntOrFloatBitWidth();
@@ -433,13 +535,15 @@ LogicalResult convertFunction(func::FuncOp func) {
   }
 
   // Graph outputs get their ONNX types back: demoted run-time data is
-  // widened, and int64/float64 constants are returned as they are.
+  // widened, and int64/float64 constants are returned as they are. So are
+  // empty outputs, which TOSA cannot hold but the artifact can (a buffer of
+  // no bytes that no kernel writes).
   Operation *terminator = body.getTerminator();
   builder.setInsertionPoint(terminator);
   for (auto [i, operand] : llvm::enumerate(terminator->getOpOperands())) {
     Value v = operand.get();
     if (auto c = v.getDefiningOp<tosa::ConstOp>();
-        c && isDemoted(c.getType())) {
+        c && (isDemoted(c.getType()) || c.getType().getNumElements() == 0)) {
       operand.set(
           arith::ConstantOp::create(builder, c.getLoc(), c.getValues()));
       continue;
@@ -523,6 +627,69 @@ struct ConvertOnnxToTosaPass
 };
 
 } // namespace
+
+FailureOr<Values> legalizeSubgraph(OpBuilder &b, Region &subgraph,
+                                   ValueRange inputs, std::string &why) {
+  if (subgraph.empty()) {
+    why = "the subgraph is empty";
+    return failure();
+  }
+  Block &source = subgraph.front();
+  if (source.getNumArguments() != inputs.size()) {
+    why = "the subgraph has " + std::to_string(source.getNumArguments()) +
+          " inputs, but " + std::to_string(inputs.size()) + " are bound";
+    return failure();
+  }
+  // The copy is legalized in a detached block, then moved into place: the
+  // node keeps its subgraph (a failed handler may be retried), and values
+  // the subgraph reads from the enclosing graph are already legalized.
+  IRMapping mapping;
+  mapping.map(source.getArguments(), inputs);
+  Block scratch;
+  OpBuilder copier(b.getContext());
+  copier.setInsertionPointToEnd(&scratch);
+  for (Operation &op : source)
+    copier.clone(op, mapping);
+
+  // Inner failures become `why` rather than diagnostics: the handler decides
+  // what to report (or tries another way).
+  std::string first;
+  ScopedDiagnosticHandler capture(b.getContext(), [&](Diagnostic &d) {
+    if (first.empty())
+      first = d.str();
+    return success();
+  });
+  OpBuilder builder(b.getContext());
+  DemotedValues demoted;
+  for (Operation &op : llvm::make_early_inc_range(scratch)) {
+    if (auto constant = dyn_cast<onnx::ConstantOp>(op)) {
+      builder.setInsertionPoint(constant);
+      Value c = tosa::ConstOp::create(builder, constant.getLoc(),
+                                      constant.getType(), constant.getValue());
+      constant.replaceAllUsesWith(c);
+      constant.erase();
+    } else if (auto node = dyn_cast<onnx::NodeOp>(op)) {
+      if (failed(convertNode(builder, node, demoted))) {
+        why = first.empty() ? describe(node) + ": cannot be legalized" : first;
+        return failure();
+      }
+    }
+  }
+  Operation *yield = scratch.getTerminator();
+  Values results(yield->getOperands());
+  for (Value v : results)
+    if (!isa<RankedTensorType>(v.getType())) {
+      why = "a subgraph output has type " + llvm::to_string(v.getType());
+      return failure();
+    }
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(scratch)))
+    if (&op != yield && (isa<onnx::NoneOp>(op) || isOpTriviallyDead(&op)))
+      op.erase();
+  yield->erase();
+  b.getInsertionBlock()->getOperations().splice(b.getInsertionPoint(),
+                                                scratch.getOperations());
+  return results;
+}
 
 std::unique_ptr<Pass> createConvertOnnxToTosaPass() {
   return std::make_unique<ConvertOnnxToTosaPass>();

@@ -1,4 +1,4 @@
-//===- Pool.cpp - MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool --===//
+//===- Pool.cpp - MaxPool, AveragePool, Global*Pool, LpPool, MaxUnpool ----===//
 //
 // TOSA pools are 2-D and channels-last; 1-D pools run over a unit height;
 // dilated and 3-D pools (and Lp pooling) are computed one axis at a time.
@@ -6,7 +6,8 @@
 // number of input (non-padding) elements in each window — ONNX's
 // count_include_pad = 0. For count_include_pad = 1 the ONNX padding is
 // materialized with tosa.pad first so that it counts; the padding ceil_mode
-// adds past it is still left out, as onnxruntime does.
+// adds past it is still left out, as onnxruntime does. MaxUnpool scatters
+// the pooled values back to their recorded positions.
 //
 //===----------------------------------------------------------------------===//
 #include "conversion/onnx-to-tosa/Window.h"
@@ -218,6 +219,76 @@ LegalizeResult globalLpPool(NodeContext &ctx) {
   return Values{rootP(t, t.reduceSum(powerP(t, x, p), axes), p)};
 }
 
+/// MaxUnpool(X, I, output_shape?): a zero tensor of the shape MaxPool's
+/// input had ((in - 1) * stride - pads + kernel per axis) with X written at
+/// the flat indices I, then (as the ONNX reference does) zero-padded at the
+/// end of each axis to output_shape. output_shape is taken from the constant
+/// input or, when that is computed at run time, from the declared output
+/// type. An index outside the tensor writes to a spare element that is
+/// dropped, never out of bounds.
+LegalizeResult maxUnpool(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(2)) ||
+      failed(ctx.requireElementType(0, Elt::Number)) ||
+      failed(ctx.requireElementType(1, Elt::Int)))
+    return failure();
+  TosaBuilder &t = ctx.tosa;
+  Value x = ctx.input(0);
+  if (t.elementTypeOf(x).isInteger(1))
+    return ctx.fail("boolean data cannot be scattered in TOSA");
+  ArrayRef<int64_t> in = t.shapeOf(x);
+  int64_t spatial = static_cast<int64_t>(in.size()) - 2;
+  Shape kernel = ctx.getInts("kernel_shape");
+  Shape strides = ctx.getInts("strides", Shape(kernel.size(), 1));
+  Shape pads = ctx.getInts("pads", Shape(2 * kernel.size(), 0));
+  if (spatial < 1 || static_cast<int64_t>(kernel.size()) != spatial ||
+      static_cast<int64_t>(strides.size()) != spatial ||
+      static_cast<int64_t>(pads.size()) != 2 * spatial)
+    return ctx.fail("kernel_shape, strides and pads must have one entry "
+                    "(pads: two) per spatial dimension");
+  if (ctx.inputShape(1) != in)
+    return ctx.fail("I must have the shape of X");
+  Shape inferred(in.take_front(2));
+  for (int64_t d = 0; d < spatial; ++d)
+    inferred.push_back((in[d + 2] - 1) * strides[d] -
+                       (pads[d] + pads[spatial + d]) + kernel[d]);
+  Shape outShape = inferred;
+  if (ctx.hasInput(2)) {
+    if (std::optional<SmallVector<int64_t>> c = ctx.constantInts(2)) {
+      outShape = *c;
+    } else {
+      auto declared =
+          dyn_cast<RankedTensorType>(ctx.getNode().getOutputs()[0].getType());
+      if (!declared || !declared.hasStaticShape())
+        return ctx.fail("output_shape must be a compile-time constant, or "
+                        "the output's shape declared");
+      outShape = Shape(declared.getShape());
+    }
+  }
+  if (outShape.size() != inferred.size())
+    return ctx.fail("output_shape must have the rank of X");
+  Shape padding;
+  for (size_t d = 0; d < outShape.size(); ++d) {
+    if (outShape[d] < inferred[d] || (d < 2 && outShape[d] != inferred[d]))
+      return ctx.fail("output_shape is smaller than the unpooled shape");
+    padding.append({0, outShape[d] - inferred[d]});
+  }
+  if (failed(ctx.requireNonEmpty(inferred)))
+    return failure();
+
+  int64_t total = product(inferred), count = product(in);
+  Type i32 = t.getBuilder().getI32Type();
+  Value idx = t.reshape(t.cast(ctx.input(1), i32), {1, count});
+  Value inside = t.binary<tosa::LogicalAndOp>(
+      t.compare<tosa::GreaterEqualOp>(idx, t.scalarLike(idx, 0)),
+      t.compare<tosa::GreaterOp>(t.scalarLike(idx, total), idx));
+  idx = t.select(inside, idx, t.scalarLike(idx, total));
+  Value zeros = t.splat({1, total + 1, 1}, t.elementTypeOf(x), 0.0);
+  Value y = tosa::ScatterOp::create(t.getBuilder(), t.getLoc(), zeros.getType(),
+                                    zeros, idx, t.reshape(x, {1, count, 1}));
+  y = t.reshape(t.sliceAxis(y, 1, 0, total), inferred);
+  return Values{t.pad(y, padding, 0.0)};
+}
+
 // clang-format off
 const OpLegalization kPool[] = {
     {"MaxPool", 1, pool<PoolKind::Max>},
@@ -226,6 +297,7 @@ const OpLegalization kPool[] = {
     {"GlobalMaxPool", 1, globalPool<PoolKind::Max>},
     {"LpPool", 2, lpPool},
     {"GlobalLpPool", 2, globalLpPool},
+    {"MaxUnpool", 9, maxUnpool},
 };
 // clang-format on
 

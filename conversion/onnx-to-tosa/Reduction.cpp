@@ -1,4 +1,4 @@
-//===- Reduction.cpp - ReduceSum, ReduceMean, ReduceMax, ..., CumSum ------===//
+//===- Reduction.cpp - ReduceSum, ReduceMean, ..., CumSum, CumProd --------===//
 //
 // Every Reduce* op shares the axes/keepdims/noop_with_empty_axes handling
 // (axes an attribute until the op's version 13 (ReduceSum) or 18 (the rest),
@@ -6,7 +6,11 @@
 // TOSA reduces one axis at a time and keeps it as size 1.
 //
 //===----------------------------------------------------------------------===//
+#include "conversion/onnx-to-tosa/ConstantFolding.h"
 #include "conversion/onnx-to-tosa/NodeContext.h"
+
+#include <cmath>
+#include <limits>
 
 using namespace mlir;
 
@@ -61,6 +65,32 @@ Value minOrAll(TosaBuilder &t, Value x, ArrayRef<int64_t> axes) {
   return min(t, x, axes);
 }
 
+/// Reduce* `opType` over an empty set, as a tensor of `type` (ONNX: the
+/// reduction's identity, or what its formula gives for an empty sum).
+DenseElementsAttr emptySetValue(StringRef opType, RankedTensorType type) {
+  bool lowest = opType == "ReduceMax" || opType == "ReduceLogSum" ||
+                opType == "ReduceLogSumExp";
+  bool highest = opType == "ReduceMin";
+  if (auto integer = dyn_cast<IntegerType>(type.getElementType())) {
+    unsigned width = integer.getWidth();
+    int64_t value = opType == "ReduceProd" ? 1 : 0;
+    if (width == 1 && highest)
+      value = 1;
+    else if (width > 1 && lowest)
+      value = APInt::getSignedMinValue(width).getSExtValue();
+    else if (width > 1 && highest)
+      value = APInt::getSignedMaxValue(width).getSExtValue();
+    return fromInts(type, {value});
+  }
+  double inf = std::numeric_limits<double>::infinity();
+  double value = opType == "ReduceProd"   ? 1.0
+                 : lowest                 ? -inf
+                 : highest                ? inf
+                 : opType == "ReduceMean" ? std::nan("")
+                                          : 0.0;
+  return fromDoubles(type, {value});
+}
+
 template <Reducer Reduce, int64_t AxesInputSince, Elt Kind = Elt::Float>
 LegalizeResult reduceOp(NodeContext &ctx) {
   if (failed(ctx.requireInputs(1)) || failed(ctx.requireElementType(0, Kind)))
@@ -86,6 +116,21 @@ LegalizeResult reduceOp(NodeContext &ctx) {
   }
   llvm::sort(axes);
   axes.erase(std::unique(axes.begin(), axes.end()), axes.end());
+  ArrayRef<int64_t> in = ctx.inputShape(0);
+  if (product(in) == 0) {
+    // An empty input (a compile-time constant) reduces to a constant.
+    Shape out;
+    for (int64_t d = 0; d < rank; ++d)
+      if (!llvm::is_contained(axes, d))
+        out.push_back(in[d]);
+      else if (ctx.getInt("keepdims", 1))
+        out.push_back(1);
+    Type elt = ctx.inputType(0).getElementType();
+    if (product(out) == 0)
+      return Values{createEmptyConstant(ctx.tosa, out, elt)};
+    return Values{ctx.tosa.constant(
+        emptySetValue(ctx.getOpType(), RankedTensorType::get(out, elt)))};
+  }
   if (rank == 0) // a scalar reduces to itself
     return Values{
         ctx.tosa.reshape(Reduce(ctx.tosa, ctx.tosa.reshape(x, {1}), {0}), {})};
@@ -101,10 +146,11 @@ LegalizeResult reduceOp(NodeContext &ctx) {
   return Values{y};
 }
 
-/// CumSum along a constant axis, by log2(n) shifted additions (each step
-/// adds the running sums `shift` positions back): y_i = sum_{j <= i} x_j,
-/// or j < i when exclusive, or from the end when reverse.
-LegalizeResult cumSum(NodeContext &ctx) {
+/// CumSum / CumProd along a constant axis, by log2(n) shifted steps (each
+/// step combines the running results with those `shift` positions back):
+/// y_i = op_{j <= i} x_j, or j < i when exclusive, or from the end when
+/// reverse. Positions shifted in from outside hold the op's identity.
+template <bool Product> LegalizeResult cumulative(NodeContext &ctx) {
   if (failed(ctx.requireInputs(2)) ||
       failed(ctx.requireElementType(0, Elt::Number)))
     return failure();
@@ -120,15 +166,16 @@ LegalizeResult cumSum(NodeContext &ctx) {
     return ctx.fail("axis is out of range");
   int64_t n = t.shapeOf(x)[*axis];
   bool reverse = ctx.getInt("reverse", 0);
-  // Shifts `v` by `s` along the axis, filling with zeros.
+  double identity = Product ? 1.0 : 0.0;
+  // Shifts `v` by `s` along the axis, filling with the identity.
   auto shift = [&](Value v, int64_t s) {
     Shape pads(2 * rank, 0);
     pads[2 * *axis] = s;
-    return t.sliceAxis(t.pad(v, pads, 0.0), *axis, 0, n);
+    return t.sliceAxis(t.pad(v, pads, identity), *axis, 0, n);
   };
   Value y = reverse ? t.reverse(x, *axis) : x;
   for (int64_t s = 1; s < n; s *= 2)
-    y = t.add(y, shift(y, s));
+    y = Product ? t.mul(y, shift(y, s)) : t.add(y, shift(y, s));
   if (ctx.getInt("exclusive", 0))
     y = shift(y, 1);
   return Values{reverse ? t.reverse(y, *axis) : y};
@@ -188,7 +235,8 @@ const OpLegalization kReduction[] = {
     {"ReduceSumSquare", 1, reduceOp<sumSquare, 18>},
     {"ReduceLogSum", 1, reduceOp<logSum, 18>},
     {"ReduceLogSumExp", 1, reduceOp<logSumExp, 18>},
-    {"CumSum", 11, cumSum},
+    {"CumSum", 11, cumulative</*Product=*/false>},
+    {"CumProd", 26, cumulative</*Product=*/true>},
     {"ArgMax", 1, argReduce<false>},
     {"ArgMin", 1, argReduce<true>},
 };

@@ -5,6 +5,7 @@
 // shape values, and no int64 is left at run time.
 //
 //===----------------------------------------------------------------------===//
+#include "conversion/onnx-to-tosa/ConstantFolding.h"
 #include "conversion/onnx-to-tosa/NodeContext.h"
 
 using namespace mlir;
@@ -49,8 +50,9 @@ LegalizeResult reshape(NodeContext &ctx) {
     return ctx.fail("the shape holds " + Twine(known) +
                     " elements but the input has " + Twine(total));
   }
-  if (failed(ctx.requireNonEmpty(shape)))
-    return failure();
+  if (product(shape) == 0)
+    return Values{createEmptyConstant(ctx.tosa, shape,
+                                      ctx.inputType(0).getElementType())};
   return Values{ctx.tosa.reshape(ctx.input(0), shape)};
 }
 
@@ -190,7 +192,8 @@ LegalizeResult dropout(NodeContext &ctx) {
   if (ctx.getOpset() >= 12 && ctx.hasInput(2)) {
     std::optional<SmallVector<int64_t>> training = ctx.constantInts(2);
     if (!training)
-      return ctx.fail("training_mode must be a compile-time constant");
+      return ctx.failNotConstant(
+          2, "training_mode must be a compile-time constant");
     if (training->front() != 0)
       return ctx.fail("training_mode=true is not supported");
   }

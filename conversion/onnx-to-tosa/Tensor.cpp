@@ -5,6 +5,7 @@
 // values, and nothing int64 is left at run time.
 //
 //===----------------------------------------------------------------------===//
+#include "conversion/onnx-to-tosa/ConstantFolding.h"
 #include "conversion/onnx-to-tosa/NodeContext.h"
 
 using namespace mlir;
@@ -12,7 +13,8 @@ using namespace mlir;
 namespace onnx_tosa {
 namespace {
 
-/// Concat along `axis`; empty inputs are dropped.
+/// Concat along `axis`; empty inputs are dropped (an empty result is an
+/// empty constant).
 LegalizeResult concat(NodeContext &ctx) {
   if (ctx.numInputs() == 0 || failed(ctx.requireInputs(ctx.numInputs())) ||
       failed(ctx.requireSameElementType(0, ctx.numInputs())))
@@ -23,6 +25,8 @@ LegalizeResult concat(NodeContext &ctx) {
   if (!axis)
     return ctx.fail("axis is out of range");
   SmallVector<Value> parts;
+  Shape outShape(ctx.inputShape(0));
+  outShape[*axis] = 0;
   for (unsigned i = 0; i < ctx.numInputs(); ++i) {
     ArrayRef<int64_t> s = ctx.inputShape(i);
     if (static_cast<int64_t>(s.size()) != rank)
@@ -34,9 +38,11 @@ LegalizeResult concat(NodeContext &ctx) {
                         "the concatenation axis");
     if (s[*axis] != 0)
       parts.push_back(ctx.input(i));
+    outShape[*axis] += s[*axis];
   }
-  if (parts.empty())
-    return ctx.fail("all inputs are empty");
+  if (product(outShape) == 0)
+    return Values{createEmptyConstant(ctx.tosa, outShape,
+                                      ctx.inputType(0).getElementType())};
   return Values{ctx.tosa.concat(parts, *axis)};
 }
 
@@ -70,16 +76,22 @@ LegalizeResult split(NodeContext &ctx) {
   Values outs;
   int64_t start = 0;
   for (int64_t size : *sizes) {
-    if (size <= 0)
-      return ctx.fail("produces an empty tensor, which TOSA cannot represent");
-    outs.push_back(ctx.tosa.sliceAxis(ctx.input(0), *axis, start, size));
+    if (size < 0)
+      return ctx.fail("split sizes must not be negative");
+    Shape outShape(in);
+    outShape[*axis] = size;
+    outs.push_back(product(outShape) == 0
+                       ? createEmptyConstant(ctx.tosa, outShape,
+                                             ctx.inputType(0).getElementType())
+                       : ctx.tosa.sliceAxis(ctx.input(0), *axis, start, size));
     start += size;
   }
   return outs;
 }
 
 /// Slice: starts/ends/axes attributes before 10; inputs starts, ends, axes,
-/// steps (all constant) from 10. Negative steps walk a reversed axis.
+/// steps (all constant) from 10. Negative steps walk a reversed axis. An
+/// empty result is an empty constant.
 LegalizeResult slice(NodeContext &ctx) {
   if (failed(ctx.requireInputs(1)))
     return failure();
@@ -106,8 +118,14 @@ LegalizeResult slice(NodeContext &ctx) {
       steps.size() != starts.size())
     return ctx.fail("starts, ends, axes and steps differ in length");
 
-  TosaBuilder &t = ctx.tosa;
-  Value x = ctx.input(0);
+  // Each sliced axis as (axis, start, count, step) on the input, or on the
+  // reversed input for negative steps.
+  struct AxisSlice {
+    int64_t axis, start, count, step;
+    bool reversed;
+  };
+  SmallVector<AxisSlice> slices;
+  Shape outShape(in);
   for (size_t i = 0; i < starts.size(); ++i) {
     std::optional<int64_t> axis = normalizeAxis(axes[i], rank);
     if (!axis)
@@ -123,22 +141,31 @@ LegalizeResult slice(NodeContext &ctx) {
       return std::clamp(v, lo, hi);
     };
     int64_t start, end;
-    if (step > 0) {
+    bool reversed = step < 0;
+    if (!reversed) {
       start = clampIndex(starts[i], 0, dim);
       end = clampIndex(ends[i], 0, dim);
     } else {
       start = clampIndex(starts[i], 0, dim - 1);
       end = clampIndex(ends[i], -1, dim - 1);
       // On the reversed axis index j is dim - 1 - j.
-      x = t.reverse(x, *axis);
       start = dim - 1 - start;
       end = dim - 1 - end;
       step = -step;
     }
     int64_t count = end > start ? (end - start + step - 1) / step : 0;
-    if (count <= 0)
-      return ctx.fail("produces an empty tensor, which TOSA cannot represent");
-    x = t.sliceStrided(x, *axis, start, count, step);
+    slices.push_back({*axis, start, count, step, reversed});
+    outShape[*axis] = count;
+  }
+  if (product(outShape) == 0)
+    return Values{createEmptyConstant(ctx.tosa, outShape,
+                                      ctx.inputType(0).getElementType())};
+  TosaBuilder &t = ctx.tosa;
+  Value x = ctx.input(0);
+  for (const AxisSlice &s : slices) {
+    if (s.reversed)
+      x = t.reverse(x, s.axis);
+    x = t.sliceStrided(x, s.axis, s.start, s.count, s.step);
   }
   return Values{x};
 }
@@ -173,9 +200,9 @@ LegalizeResult trilu(NodeContext &ctx) {
     return ctx.fail("input must have rank at least 2");
   int64_t rows = t.shapeOf(x)[rank - 2], cols = t.shapeOf(x)[rank - 1];
   bool upper = ctx.getInt("upper", 1);
+  if (product(t.shapeOf(x)) == 0)
+    return Values{createEmptyConstant(t, t.shapeOf(x), t.elementTypeOf(x))};
   if (ctx.hasInput(1) && !ctx.constantInput(1)) {
-    if (failed(ctx.requireNonEmpty(t.shapeOf(x))))
-      return failure();
     if (product(ctx.inputShape(1)) != 1 ||
         failed(ctx.requireElementType(1, Elt::Int)))
       return ctx.fail("k must be an integer scalar");
@@ -207,8 +234,9 @@ LegalizeResult expand(NodeContext &ctx) {
   std::optional<Shape> out = broadcastShapes(ctx.inputShape(0), shape);
   if (!out)
     return ctx.fail("shape does not broadcast with the input");
-  if (failed(ctx.requireNonEmpty(*out)))
-    return failure();
+  if (product(*out) == 0)
+    return Values{
+        createEmptyConstant(ctx.tosa, *out, ctx.inputType(0).getElementType())};
   return Values{ctx.tosa.broadcastTo(ctx.input(0), *out)};
 }
 
@@ -220,8 +248,14 @@ LegalizeResult tile(NodeContext &ctx) {
   if (failed(ctx.requireConstantInts(1, "repeats", repeats)))
     return failure();
   if (static_cast<int64_t>(repeats.size()) != ctx.inputRank(0) ||
-      llvm::any_of(repeats, [](int64_t r) { return r < 1; }))
-    return ctx.fail("repeats must be positive, one per dimension");
+      llvm::any_of(repeats, [](int64_t r) { return r < 0; }))
+    return ctx.fail("repeats must be non-negative, one per dimension");
+  Shape outShape(ctx.inputShape(0));
+  for (auto [d, r] : llvm::zip_equal(outShape, repeats))
+    d *= r;
+  if (product(outShape) == 0)
+    return Values{createEmptyConstant(ctx.tosa, outShape,
+                                      ctx.inputType(0).getElementType())};
   return Values{ctx.tosa.tile(ctx.input(0), repeats)};
 }
 
@@ -246,7 +280,8 @@ LegalizeResult pad(NodeContext &ctx) {
     if (ctx.hasInput(2)) {
       std::optional<DenseElementsAttr> c = ctx.constantInput(2);
       if (!c)
-        return ctx.fail("constant_value must be a compile-time constant");
+        return ctx.failNotConstant(
+            2, "constant_value must be a compile-time constant");
       value = toDoubles(*c).front();
     }
   }

@@ -15,6 +15,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/ScopedPrinter.h"
 
 #include <cstring>
 #include <deque>
@@ -65,6 +66,10 @@ private:
   FailureOr<Type> elementType(int32_t onnxType, StringRef what);
   FailureOr<Type> valueInfoType(const pb::ValueInfoProto &vi, bool isInput);
   FailureOr<DenseElementsAttr> tensorAttr(const pb::TensorProto &t);
+  /// The constant that replaces a frozen graph input, checked against the
+  /// input's declared type.
+  FailureOr<Value> frozenInput(const pb::ValueInfoProto &in,
+                               const FrozenValue &frozen);
   FailureOr<std::string> externalBytes(const pb::TensorProto &t);
   FailureOr<NamedAttribute> attribute(const pb::AttributeProto &a,
                                       onnx::NodeOp node, unsigned &regionIdx);
@@ -362,6 +367,52 @@ FailureOr<NamedAttribute> Importer::attribute(const pb::AttributeProto &a,
   return NamedAttribute(b.getStringAttr(a.name()), value);
 }
 
+FailureOr<Value> Importer::frozenInput(const pb::ValueInfoProto &in,
+                                       const FrozenValue &frozen) {
+  std::string what = "--freeze-input " + in.name();
+  FailureOr<Type> declared = valueInfoType(in, /*isInput=*/false);
+  if (failed(declared))
+    return failure();
+  pb::TensorProto t;
+  t.set_name(in.name());
+  t.set_data_type(frozen.dataType);
+  for (int64_t d : frozen.shape)
+    t.add_dims(d);
+  t.set_raw_data(frozen.bytes);
+  FailureOr<DenseElementsAttr> value = tensorAttr(t);
+  if (failed(value))
+    return failure();
+  auto type = value->getType();
+  // The value must fit the declaration: same element type, and each declared
+  // dimension equal to the value's (symbolic ones take the value's).
+  auto want = dyn_cast<RankedTensorType>(*declared);
+  auto wantUnranked = dyn_cast<UnrankedTensorType>(*declared);
+  Type wantElt = want ? want.getElementType()
+                      : wantUnranked ? wantUnranked.getElementType() : Type();
+  if (wantElt && wantElt != type.getElementType())
+    return fail(what + ": the value has element type " +
+                llvm::to_string(type.getElementType()) +
+                " but the model declares " + llvm::to_string(wantElt));
+  if (want) {
+    bool fits = want.getRank() == type.getRank();
+    for (int64_t i = 0; fits && i < want.getRank(); ++i)
+      fits = want.isDynamicDim(i) || want.getDimSize(i) == type.getDimSize(i);
+    auto dims = [](ArrayRef<int64_t> shape) {
+      std::string s = "[";
+      for (auto [i, d] : llvm::enumerate(shape))
+        s += (i ? "," : "") +
+             (ShapedType::isDynamic(d) ? std::string("?") : std::to_string(d));
+      return s + "]";
+    };
+    if (!fits)
+      return fail(what + ": the value has shape " + dims(type.getShape()) +
+                  " but the model declares " + dims(want.getShape()));
+  }
+  Location loc =
+      NameLoc::get(b.getStringAttr(in.name()), FileLineColLoc::get(&ctx, path, 0, 0));
+  return onnx::ConstantOp::create(b, loc, type, in.name(), *value).getResult();
+}
+
 Value Importer::lookup(StringRef name) {
   for (auto it = scopes.rbegin(); it != scopes.rend(); ++it) {
     auto found = it->find(name);
@@ -403,19 +454,34 @@ LogicalResult Importer::importGraph(const pb::GraphProto &g, Block &block,
         continue;
       return fail("graph input '" + in.name() + "' is listed more than once");
     }
+    auto frozen = options.frozenInputs.find(in.name());
+    if (topLevel && frozen != options.frozenInputs.end()) {
+      FailureOr<Value> c = frozenInput(in, frozen->second);
+      if (failed(c))
+        return failure();
+      scope[in.name()] = *c;
+      continue;
+    }
     FailureOr<Type> t = valueInfoType(in, /*isInput=*/topLevel);
     if (failed(t))
       return failure();
     scope[in.name()] = block.addArgument(*t, graphLoc);
   }
+  auto requireInput = [&](StringRef option, StringRef name) {
+    if (!topLevel || scope.count(name))
+      return success();
+    std::string names;
+    for (const auto &in : g.input())
+      names += (names.empty() ? "" : ", ") + in.name();
+    return fail(option + " names '" + name +
+                "', which is not a graph input (inputs: " + names + ")");
+  };
   for (const auto &kv : options.inputShapes)
-    if (topLevel && !scope.count(kv.getKey())) {
-      std::string names;
-      for (const auto &in : g.input())
-        names += (names.empty() ? "" : ", ") + in.name();
-      return fail("--input-shape names '" + kv.getKey().str() +
-                  "', which is not a graph input (inputs: " + names + ")");
-    }
+    if (failed(requireInput("--input-shape", kv.getKey())))
+      return failure();
+  for (const auto &kv : options.frozenInputs)
+    if (failed(requireInput("--freeze-input", kv.getKey())))
+      return failure();
 
   llvm::StringMap<Type> declared;
   for (const auto &vi : g.value_info()) {
@@ -559,7 +625,7 @@ OwningOpRef<ModuleOp> Importer::run(std::string &errorOut) {
   for (const auto &in : model.graph().input()) {
     bool isInit = llvm::any_of(model.graph().initializer(),
                                [&](auto &t) { return t.name() == in.name(); });
-    if (!isInit)
+    if (!isInit && !options.frozenInputs.count(in.name()))
       func.setArgAttr(argIdx++, "onnx.name", b.getStringAttr(in.name()));
   }
   for (auto [i, out] : llvm::enumerate(model.graph().output()))

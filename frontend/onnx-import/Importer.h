@@ -11,10 +11,21 @@
 
 namespace onnx_tosa {
 
+/// One value a graph input is specialized to (--freeze-input).
+struct FrozenValue {
+  int32_t dataType = 0; ///< ONNX TensorProto.DataType
+  std::vector<int64_t> shape;
+  std::string bytes; ///< C-order little-endian elements (bool: one byte each)
+};
+
 struct ImportOptions {
   /// Shapes that replace the declared shape of graph inputs (needed for
   /// symbolic dimensions such as "batch"): input name → dimensions.
   llvm::StringMap<std::vector<int64_t>> inputShapes;
+  /// Graph inputs replaced by constants: the model is compiled for this one
+  /// value (inputs TOSA needs at compile time, such as axes or pads, that
+  /// the model passes at run time). They leave the function signature.
+  llvm::StringMap<FrozenValue> frozenInputs;
 };
 
 /// Reads the ONNX model at `path` (and external-data files next to it) into a

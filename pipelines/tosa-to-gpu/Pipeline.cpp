@@ -1,9 +1,13 @@
 //===- Pipeline.cpp - Assembles the TOSA → gpu pipelines ------------------===//
 #include "TosaToGpu.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/Support/raw_ostream.h"
@@ -64,6 +68,82 @@ struct CopyToLinalgPass
   }
 };
 
+/// `onnx-tosa-kernel-args-noalias`: marks every buffer argument of every
+/// kernel `llvm.noalias`. It holds by construction: each argument is a whole
+/// buffer (views are folded into the accesses), outlining passes one value
+/// once, and the artifact's memory plan never gives two buffers that one
+/// launch uses the same memory. It lets LLVM keep a thread's accumulator in
+/// a register across its reduction loop instead of storing it to memory on
+/// every iteration (a store may otherwise alias the next iteration's loads).
+struct KernelArgsNoAliasPass
+    : PassWrapper<KernelArgsNoAliasPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(KernelArgsNoAliasPass)
+  StringRef getArgument() const override {
+    return "onnx-tosa-kernel-args-noalias";
+  }
+  StringRef getDescription() const override {
+    return "Mark the buffer arguments of gpu kernels llvm.noalias";
+  }
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    // Belt and braces: a kernel launched with two views of one allocation
+    // keeps plain arguments.
+    DenseSet<Operation *> aliased;
+    module.walk([&](gpu::LaunchFuncOp launch) {
+      DenseSet<Value> roots;
+      for (Value arg : launch.getKernelOperands()) {
+        if (!isa<MemRefType>(arg.getType()))
+          continue;
+        Value root = arg;
+        while (auto view = root.getDefiningOp<ViewLikeOpInterface>())
+          root = view.getViewSource();
+        if (!roots.insert(root).second)
+          if (Operation *kernel =
+                  SymbolTable::lookupNearestSymbolFrom(launch,
+                                                       launch.getKernel()))
+            aliased.insert(kernel);
+      }
+    });
+    module.walk([&](gpu::GPUFuncOp func) {
+      if (!func.isKernel() || aliased.contains(func))
+        return;
+      for (BlockArgument arg : func.getArguments())
+        if (isa<MemRefType>(arg.getType()))
+          func.setArgAttr(arg.getArgNumber(),
+                          LLVM::LLVMDialect::getNoAliasAttrName(),
+                          UnitAttr::get(func.getContext()));
+    });
+  }
+};
+
+/// `onnx-tosa-kernel-fp-contract`: lets the backends fuse a floating-point
+/// multiply and the add that consumes it into one fused multiply-add (what
+/// CUDA C++ compilers do by default): twice the arithmetic rate, one
+/// rounding instead of two.
+struct KernelFpContractPass
+    : PassWrapper<KernelFpContractPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(KernelFpContractPass)
+  StringRef getArgument() const override {
+    return "onnx-tosa-kernel-fp-contract";
+  }
+  StringRef getDescription() const override {
+    return "Allow multiply-add contraction in gpu kernels";
+  }
+  void runOnOperation() override {
+    getOperation().walk([](gpu::GPUFuncOp func) {
+      func.walk([](Operation *op) {
+        if (!isa<arith::MulFOp, arith::AddFOp, arith::SubFOp>(op))
+          return;
+        auto fm = cast<arith::ArithFastMathInterface>(op);
+        arith::FastMathFlags flags =
+            fm.getFastMathFlagsAttr().getValue() | arith::FastMathFlags::contract;
+        op->setAttr(fm.getFastMathAttrName(),
+                    arith::FastMathFlagsAttr::get(op->getContext(), flags));
+      });
+    });
+  }
+};
+
 } // namespace
 
 void addPassPipeline(OpPassManager &pm, StringRef pipeline) {
@@ -79,11 +159,25 @@ std::unique_ptr<Pass> createCopyToLinalgPass() {
 }
 
 void buildTosaToLinalgPipeline(OpPassManager &pm) {
+  addPassPipeline(pm, "func.func(tosa-optional-decompositions),canonicalize,"
+                      "func.func(tosa-infer-shapes,tosa-make-broadcastable,"
+                      // ONNX is NCHW and TOSA's convolutions and pools NHWC:
+                      // the layout transposes the legalization puts around
+                      // each of them cancel through the elementwise ops
+                      // between (on ResNet-50, 102 transposes become 7).
+                      "tosa-reduce-transposes)");
+  // Our own lowerings of the ops upstream's tosa-to-linalg gets wrong.
+  pm.addNestedPass<func::FuncOp>(createUpstreamWorkaroundsPass());
   addPassPipeline(pm,
-                  "func.func(tosa-optional-decompositions),canonicalize,"
-                  "func.func(tosa-infer-shapes,tosa-make-broadcastable,"
+                  "func.func("
                   // SCATTER has no linalg form: a loop over its rows.
-                  "tosa-to-scf,tosa-to-linalg-named,tosa-to-linalg,"
+                  "tosa-to-scf,"
+                  // Filters as HWCF (transposed at compile time when they
+                  // are constants): the threads of a warp, which compute
+                  // neighbouring output channels, then read neighbouring
+                  // filter elements.
+                  "tosa-to-linalg-named{prefer-conv2d-kernel-layout-hwcf=true},"
+                  "tosa-to-linalg,"
                   // apply_scale (from RESCALE and integer MUL/AVG_POOL2D)
                   // becomes plain integer arithmetic here.
                   "tosa-to-arith{include-apply-rescale=true},"
@@ -92,6 +186,9 @@ void buildTosaToLinalgPipeline(OpPassManager &pm) {
                   // inputs and outputs to and from their demoted types.
                   "convert-elementwise-to-linalg),"
                   "canonicalize,linalg-fuse-elementwise-ops,canonicalize,cse");
+  pm.addNestedPass<func::FuncOp>(createSplitReductionsPass());
+  pm.addNestedPass<func::FuncOp>(createCoarsenContractionsPass());
+  addPassPipeline(pm, "canonicalize,cse");
 }
 
 void buildLinalgToGpuPipeline(OpPassManager &pm,
@@ -108,13 +205,23 @@ void buildLinalgToGpuPipeline(OpPassManager &pm,
                       "fold-memref-alias-ops,canonicalize,cse");
   pm.addNestedPass<func::FuncOp>(createDistributeLoopsPass(options.blockSize));
   // Parallel loops still nested inside a kernel run serially in its thread.
-  addPassPipeline(pm, "func.func(scf-parallel-for-to-nested-fors),"
-                      "gpu-kernel-outlining,canonicalize,cse");
+  addPassPipeline(pm, "func.func(scf-parallel-for-to-nested-fors)");
+  pm.addNestedPass<func::FuncOp>(createUnrollSmallLoopsPass());
+  addPassPipeline(pm, "gpu-kernel-outlining,canonicalize,cse");
+  pm.addPass(std::make_unique<KernelArgsNoAliasPass>());
+  pm.addPass(std::make_unique<KernelFpContractPass>());
 }
 
 void registerTosaToGpuPasses() {
   PassRegistration<CopyToLinalgPass>();
   registerPass([] { return createDistributeLoopsPass(256); });
+  registerPass(createUpstreamWorkaroundsPass);
+  registerPass(createSplitReductionsPass);
+  registerPass(createCoarsenContractionsPass);
+  registerPass(createUnrollSmallLoopsPass);
+  registerPass([] { return createLowerPrecisionPass("fp16"); });
+  PassRegistration<KernelArgsNoAliasPass>();
+  PassRegistration<KernelFpContractPass>();
   PassPipelineRegistration<>("onnx-tosa-tosa-to-linalg",
                              "TOSA to fused linalg on tensors",
                              buildTosaToLinalgPipeline);

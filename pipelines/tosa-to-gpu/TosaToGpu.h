@@ -41,6 +41,32 @@ std::unique_ptr<mlir::Pass> createDistributeLoopsPass(unsigned blockSize);
 /// (concat, pad, ...) become device loops like every other linalg op.
 std::unique_ptr<mlir::Pass> createCopyToLinalgPass();
 
+/// `onnx-tosa-upstream-workarounds`: lowers, before tosa-to-linalg, the TOSA
+/// ops whose LLVM 22 tosa-to-linalg lowering is wrong (each pattern names the
+/// upstream bug): RESCALE to i64 and with INEXACT_ROUND, floating-point
+/// MAX_POOL2D, integer bilinear RESIZE.
+std::unique_ptr<mlir::Pass> createUpstreamWorkaroundsPass();
+
+/// `onnx-tosa-split-reductions`: a reduction over few, long rows (fewer
+/// parallel iterations than can fill the GPU) becomes two: partial results
+/// over [K / r, r], r of them per row in parallel, then their combination.
+std::unique_ptr<mlir::Pass> createSplitReductionsPass();
+
+/// `onnx-tosa-coarsen-contractions`: 2-D convolutions (NHWC/HWCF) and batch
+/// matmuls compute several outputs per thread, loading each filter / right-
+/// hand-side element once for all of them.
+std::unique_ptr<mlir::Pass> createCoarsenContractionsPass();
+
+/// `onnx-tosa-unroll-small-loops`: fully unrolls innermost scf.for loops of
+/// at most 8 iterations.
+std::unique_ptr<mlir::Pass> createUnrollSmallLoopsPass();
+
+/// `onnx-tosa-lower-precision{precision=fp16|bf16}`: on legalized TOSA, f32
+/// computation in fp16 or bf16 with f32 accumulation (convolutions, matmul,
+/// reduce_sum); function arguments and results stay f32, cast at the
+/// boundary (onnx-tosa-compile --precision).
+std::unique_ptr<mlir::Pass> createLowerPrecisionPass(llvm::StringRef precision);
+
 /// Registers the passes above and the pipelines `onnx-tosa-tosa-to-linalg`
 /// and `onnx-tosa-linalg-to-gpu` (and `onnx-tosa-tosa-to-gpu`, both in a row).
 void registerTosaToGpuPasses();

@@ -264,6 +264,23 @@ bool parse(Reader &r, Artifact &a) {
       l.args[j] = r.u32("launch arg");
   }
 
+  n = r.count("frozen input list", kMinBindingBytes);
+  a.frozenInputs.resize(n);
+  for (uint64_t i = 0; i < n && r.ok(); ++i) {
+    FrozenInput &f = a.frozenInputs[i];
+    r.str("frozen input name", f.name);
+    uint32_t dt = r.u32("frozen input dtype");
+    if (r.ok() && !validDType(dt))
+      r.fail("frozen input dtype", "unknown dtype " + std::to_string(dt) +
+                                       " for input '" + f.name + "'");
+    f.dtype = static_cast<DType>(dt);
+    uint64_t rank = r.count("frozen input shape", 8);
+    f.shape.resize(rank);
+    for (uint64_t j = 0; j < rank && r.ok(); ++j)
+      f.shape[j] = r.i64("frozen input dim");
+    r.blob("frozen input data", f.data);
+  }
+
   if (r.ok() && r.remaining() != 0)
     r.fail("end of artifact", std::to_string(r.remaining()) +
                                   " unexpected trailing bytes (corrupt file)");
@@ -305,6 +322,15 @@ std::vector<uint8_t> serializeArtifact(const Artifact &a) {
     w.u64(l.args.size());
     for (uint32_t arg : l.args)
       w.u32(arg);
+  }
+  w.u64(a.frozenInputs.size());
+  for (const FrozenInput &f : a.frozenInputs) {
+    w.str(f.name);
+    w.u32(static_cast<uint32_t>(f.dtype));
+    w.u64(f.shape.size());
+    for (int64_t d : f.shape)
+      w.i64(d);
+    w.blob(f.data.data(), f.data.size());
   }
   return std::move(w.out);
 }

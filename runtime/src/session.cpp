@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 
 namespace onnx_tosa::rt {
@@ -72,6 +73,8 @@ struct ot_session {
   std::vector<std::unique_ptr<DeviceModule>> modules;
   std::unique_ptr<LaunchSequence> sequence;
   std::vector<TensorSlot> inputs, outputs;
+  std::vector<FrozenInput> frozenInputs;
+  ot_run_timing lastTiming{};
 
   Status load(const Artifact &a);
   Status run(const ot_host_tensor *in, size_t numIn, const ot_host_tensor *out,
@@ -79,6 +82,8 @@ struct ot_session {
 
 private:
   Status validate(const Artifact &a);
+  Status takeFrozenInputs(const ot_host_tensor *given, size_t count,
+                          std::vector<ot_host_tensor> &rest);
   Status matchTensors(const char *role, const std::vector<TensorSlot> &slots,
                       const ot_host_tensor *given, size_t count,
                       std::vector<const ot_host_tensor *> &bySlot);
@@ -151,6 +156,7 @@ Status ot_session::validate(const Artifact &a) {
 
 Status ot_session::load(const Artifact &a) {
   modelName = a.modelName;
+  frozenInputs = a.frozenInputs;
   OT_RETURN_IF_ERROR(validate(a));
 
   buffers.resize(a.buffers.size());
@@ -253,10 +259,55 @@ Status ot_session::matchTensors(const char *role,
   return okStatus();
 }
 
+/// Inputs the model was specialized to at compile time may still be given
+/// (callers feed every graph input), but only with the frozen value: any
+/// other value is an error, never a silently wrong result. The others are
+/// left in `rest`.
+Status ot_session::takeFrozenInputs(const ot_host_tensor *given, size_t count,
+                                    std::vector<ot_host_tensor> &rest) {
+  rest.clear();
+  if (count && !given)
+    return invalidArgument("input array is NULL");
+  for (size_t g = 0; g < count; ++g) {
+    const ot_host_tensor &t = given[g];
+    const FrozenInput *frozen = nullptr;
+    for (const FrozenInput &f : frozenInputs)
+      if (t.name && f.name == t.name)
+        frozen = &f;
+    if (!frozen) {
+      rest.push_back(t);
+      continue;
+    }
+    std::string what = "input '" + frozen->name +
+                       "' was frozen when the model was compiled "
+                       "(--freeze-input) and ";
+    bool sameShape =
+        t.rank == frozen->shape.size() &&
+        (t.rank == 0 || (t.shape && std::memcmp(t.shape, frozen->shape.data(),
+                                                t.rank * sizeof(int64_t)) ==
+                                        0));
+    bool same = static_cast<uint32_t>(t.dtype) ==
+                    static_cast<uint32_t>(frozen->dtype) &&
+                sameShape && t.byte_size == frozen->data.size() &&
+                (t.byte_size == 0 ||
+                 (t.data &&
+                  std::memcmp(t.data, frozen->data.data(), t.byte_size) == 0));
+    if (!same)
+      return invalidArgument(
+          what + "accepts only that value (" + dtypeName(frozen->dtype) +
+          " " + shapeString(frozen->shape.data(), frozen->shape.size()) +
+          "); recompile to run it with another");
+  }
+  return okStatus();
+}
+
 Status ot_session::run(const ot_host_tensor *in, size_t numIn,
                        const ot_host_tensor *out, size_t numOut) {
   std::vector<const ot_host_tensor *> inBySlot, outBySlot;
-  OT_RETURN_IF_ERROR(matchTensors("input", inputs, in, numIn, inBySlot));
+  std::vector<ot_host_tensor> live;
+  OT_RETURN_IF_ERROR(takeFrozenInputs(in, numIn, live));
+  OT_RETURN_IF_ERROR(
+      matchTensors("input", inputs, live.data(), live.size(), inBySlot));
   OT_RETURN_IF_ERROR(matchTensors("output", outputs, out, numOut, outBySlot));
   std::string missing;
   for (size_t s = 0; s < inputs.size(); ++s)
@@ -266,14 +317,25 @@ Status ot_session::run(const ot_host_tensor *in, size_t numIn,
     return invalidArgument("missing input " + missing +
                            "; every model input must be given");
 
+  using Clock = std::chrono::steady_clock;
+  auto msSince = [](Clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - start)
+        .count();
+  };
+  ot_run_timing timing{};
+  Clock::time_point start = Clock::now();
   for (size_t s = 0; s < inputs.size(); ++s)
     OT_RETURN_IF_ERROR(
         device
             ->upload(*buffers[inputs[s].binding.buffer], inBySlot[s]->data,
                      inputs[s].byteSize)
             .withContext("uploading input '" + inputs[s].binding.name + "'"));
+  timing.upload_ms = msSince(start);
+  start = Clock::now();
   OT_RETURN_IF_ERROR(device->submit(*sequence));
   OT_RETURN_IF_ERROR(device->wait(*sequence));
+  timing.execute_ms = msSince(start);
+  start = Clock::now();
   for (size_t s = 0; s < outputs.size(); ++s) {
     if (!outBySlot[s])
       continue;
@@ -283,6 +345,8 @@ Status ot_session::run(const ot_host_tensor *in, size_t numIn,
                            .withContext("downloading output '" +
                                         outputs[s].binding.name + "'"));
   }
+  timing.download_ms = msSince(start);
+  lastTiming = timing;
   return okStatus();
 }
 
@@ -391,6 +455,16 @@ ot_status ot_session_output_info(const ot_session *session, size_t index,
                              std::to_string(session->outputs.size()) +
                              " outputs");
     fillInfo(session->outputs[index], out_info);
+    return okStatus();
+  });
+}
+
+ot_status ot_session_last_run_timing(const ot_session *session,
+                                     ot_run_timing *out_timing) {
+  return guardedCall([&]() -> Status {
+    if (!session || !out_timing)
+      return invalidArgument("ot_session_last_run_timing: NULL argument");
+    *out_timing = session->lastTiming;
     return okStatus();
   });
 }

@@ -324,7 +324,10 @@ def summarize(args, results, listed, wall, full):
     log("")
     log(f"conformance ({args.target}): {total} cases in {fmt_seconds(wall)} "
         f"with {args.jobs} jobs")
-    log(f"  passed {passed} ({S._pct(passed, total)}), failed "
+    frozen = sum(r["status"] == "pass" and bool(r.get("frozen_inputs"))
+                 for r in results.values())
+    log(f"  passed {passed} ({S._pct(passed, total)}"
+        + (f"; {frozen} with frozen inputs" if frozen else "") + "), failed "
         f"{total - passed}" + (": " + ", ".join(
             f"{s} {stages[s]}" for s in H.STAGES if stages[s]) if stages
             else ""))

@@ -31,6 +31,8 @@ Artifact sampleArtifact() {
   l.args = {0, 1, 2, 2};
   a.launches.push_back(l);
   a.launches.push_back(Launch{});
+  a.frozenInputs.push_back({"axes", DType::I64, {2}, std::vector<uint8_t>(16, 7)});
+  a.frozenInputs.push_back({"flag", DType::Bool, {}, {1}});
   return a;
 }
 
@@ -71,6 +73,13 @@ void expectSame(const Artifact &x, const Artifact &y) {
       EXPECT_EQ(a.block[d], b.block[d]);
     }
     EXPECT_EQ(a.args, b.args);
+  }
+  ASSERT_EQ(x.frozenInputs.size(), y.frozenInputs.size());
+  for (size_t i = 0; i < x.frozenInputs.size(); ++i) {
+    EXPECT_EQ(x.frozenInputs[i].name, y.frozenInputs[i].name);
+    EXPECT_EQ(x.frozenInputs[i].dtype, y.frozenInputs[i].dtype);
+    EXPECT_EQ(x.frozenInputs[i].shape, y.frozenInputs[i].shape);
+    EXPECT_EQ(x.frozenInputs[i].data, y.frozenInputs[i].data);
   }
 }
 

@@ -422,6 +422,33 @@ def reductions(rng, cases):
     x = c.arg(v, "f32")
     c.emit("tosa.argmax", [x], (3, 5), "i32", "axis = 1 : i32, nan_mode = IGNORE")
     cases.append(c)
+    # REDUCE_MAX (MIN) starts at -inf (+inf), not -FLT_MAX: a row of -inf
+    # (+inf) gives -inf (+inf). With nan_mode = IGNORE only an all-NaN row
+    # gives NaN. The (8, 256) cases have rows long enough for
+    # onnx-tosa-split-reductions to split. (Inputs from a fixed pattern, not
+    # `rng`: the cases after these keep their data.)
+    for op, inf in (("reduce_max", -np.inf), ("reduce_min", np.inf)):
+        for dt, shape_, name in (("f32", (3, 7, 5), "f32"), ("f16", (3, 7, 5), "f16"),
+                                 ("f32", (8, 256), "f32.long")):
+            k = shape_[1]
+            rows = np.sin(np.arange(np.prod(shape_)) * 0.7).reshape(-1, k)
+            rows[0, :] = inf                    # all infinities
+            rows[1, :] = inf                    # ... but one finite value
+            rows[1, k // 2] = 0.25
+            rows[2, :] = np.nan                 # all NaN
+            rows[3, :] = np.nan                 # NaNs, an infinity, a value
+            rows[3, 0], rows[3, k - 1] = inf, -0.5
+            rows[4, 1] = np.nan                 # one NaN
+            if len(shape_) == 3:                # rows along axis 1
+                v = rows.reshape(shape_[0], shape_[2], k).transpose(0, 2, 1)
+            else:
+                v = rows
+            out = (shape_[0], 1) + tuple(shape_[2:])
+            for mode in ("PROPAGATE", "IGNORE"):
+                c = Case(f"{op}.{name}.inf_nan_{mode.lower()}", op, dt)
+                x = c.arg(v, dt)
+                c.emit(f"tosa.{op}", [x], out, dt, f"axis = 1 : i32, nan_mode = {mode}")
+                cases.append(c)
 
 
 def conv_out(i, k, pad0, pad1, stride, dil):
@@ -569,6 +596,18 @@ def tensor_ops(rng, cases):
     x = c.arg(v, "f32")
     c.emit("tosa.max_pool2d", [x], (1, 2, 2, 2), "f32",
            "kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>, nan_mode = IGNORE")
+    cases.append(c)
+    # A window of -inf gives -inf (not -FLT_MAX), padding never wins, a NaN
+    # propagates. (Inputs from a fixed pattern, not `rng`: the cases after
+    # this one keep their data.)
+    c = Case("max_pool2d.f32.neg_inf", "max_pool2d", "f32")
+    v = np.sin(np.arange(32, dtype=np.float32) * 0.7).reshape(1, 4, 4, 2)
+    v[0, 0:2, 0:2, 0] = -np.inf
+    v[0, 0, 0:2, 1] = -np.inf
+    v[0, 2, 3, 1] = np.nan
+    x = c.arg(v, "f32")
+    c.emit("tosa.max_pool2d", [x], (1, 4, 2, 2), "f32",
+           "kernel = array<i64: 2, 2>, pad = array<i64: 1, 0, 0, 0>, stride = array<i64: 1, 2>")
     cases.append(c)
     # FFTs
     c = Case("fft2d.f32", "fft2d", "f32")

@@ -4,6 +4,9 @@ compliance modes (compliance.py).
 
   run.py [--target=vulkan|cuda] [--device=auto] [-j N] [--table FILE]
          [--xfail FILE | --update-xfail] [--filter REGEX] [--seed N]
+         [--results FILE.json]
+  run.py --compile-only [--target=...] [--artifacts DIR] [--filter REGEX]
+  run.py --precompiled [--target=...] [--artifacts DIR] [--run-bin PATH] ...
   run.py --model model.onnx [--target=...] [--device=...]
 
 Case mode generates the single-op cases (generate.py), then for each one:
@@ -23,6 +26,15 @@ With an expected-failure list (default test/tosa/xfail-<target>.txt; lines
 list (a new failure, or a listed case that now passes), else 0. Without one,
 any status but pass exits 1. --update-xfail rewrites the list.
 
+Compile here, run there (a GPU machine without LLVM/MLIR): --compile-only
+generates the cases into DIR/<target> (default build/tosa-conformance),
+evaluates the reference and compiles every case, and writes
+DIR/<target>/manifest.json; nothing is run or judged. Carry DIR/<target>
+to the GPU machine and run --precompiled there: it needs only onnx-tosa-run
+(--run-bin) and python3 with numpy; the reference outputs and the compile
+statuses come from the manifest's directory, and the rest (xfail check,
+--update-xfail, --table, --results) is as in a full run.
+
 Model mode checks a whole ONNX model's TOSA: --emit=tosa, compile that,
 run it with random inputs, evaluate the same TOSA, and compare each output
 with the compliance mode of the op that produced it (strict; errors of the
@@ -31,6 +43,7 @@ within --model-ulps).
 """
 import argparse
 import concurrent.futures as futures
+import hashlib
 import json
 import os
 import re
@@ -51,18 +64,12 @@ import generate  # noqa: E402
 # What is known about a non-passing case: (case-name regex, note). Shown in
 # the table; evidence in docs/tosa-conformance.md.
 KNOWN = [
-    (r"^resize\.i8\.bilinear\.up2_half_pixel$",
-     "upstream tosa-to-linalg RESIZE with negative offsets (llvm#184799, #193821)"),
-    (r"^rescale\.i32_to_i64$", "upstream tosa-to-linalg RESCALE to i64 emits invalid IR (llvm#224020)"),
-    (r"^rescale\..*inexact$", "upstream tosa-to-linalg has no INEXACT_ROUND lowering"),
-    (r"^(rescale\.|mul\.i32\.shift|avg_pool2d\.i)", "our GPU pipeline does not expand tosa.apply_scale (tosa-to-arith include-apply-rescale)"),
-    (r"^(scatter|cond_if|while_loop)\.", "our pipeline does not run tosa-to-scf"),
-    (r"^max_pool2d\.f32\.nan_ignore$", "upstream tosa-to-linalg MAX_POOL2D nan_mode=IGNORE gives lowest() for an all-NaN window; the spec says NaN"),
+    (r"^(cond_if|while_loop)\.", "the scf control flow that tosa-to-scf makes is not handled by our GPU pipeline yet (host/device split, bufferization)"),
     (r"^pow\.", "math.powf -> SPIR-V GL.Pow(|x|, y): NaN inputs not propagated on Vulkan"),
     (r"\.(bf16|f32_to_bf16)|bf16_to", "bf16 on Vulkan: wrong values or no lowering (not diagnosed yet)"),
     (r"i16_to_i48|\.i16\.(basic|bilinear)|resize\.i16\.bilinear", "i48 results: no SPIR-V type; no i48 artifact I/O on CUDA"),
     (r"^erf\.", "math.erf has no SPIR-V lowering (needs a polynomial expansion)"),
-    (r"^clz\.", "CUDA: math.ctlz is not converted to LLVM by our NVPTX pipeline"),
+    (r"^(clz\.|avg_pool2d\.i)", "CUDA: math.ctlz is not converted to LLVM by our NVPTX pipeline"),
     (r"^rfft2d\.:fail", "CUDA: imaginary parts that are exactly 0 (sin of multiples of pi) come out as f32 rounding noise; the bound there is 0"),
     (r"^r?fft2d\.:compile-error", "index.mul left in the kernel (FFT lowering) is not legal in SPIR-V"),
 ]
@@ -83,13 +90,18 @@ STATUSES = ("pass", "fail", "compile-error", "run-error", "ref-error",
 
 
 class Tools:
-    def __init__(self, bin_dir, eval_bin=None):
+    def __init__(self, bin_dir, eval_bin=None, run_bin=None):
         self.compile = os.path.join(bin_dir, "onnx-tosa-compile")
-        self.run = os.path.join(bin_dir, "onnx-tosa-run")
+        self.run = run_bin or os.path.join(bin_dir, "onnx-tosa-run")
         self.eval = eval_bin or os.path.join(bin_dir, "onnx-tosa-eval")
 
-    def missing(self):
-        return [p for p in (self.compile, self.run, self.eval) if not os.access(p, os.X_OK)]
+    def missing(self, mode="full"):
+        """The tools a mode needs that are not there: --compile-only needs
+        the compiler and the evaluator, --precompiled only the runtime."""
+        needed = {"full": (self.compile, self.run, self.eval),
+                  "compile-only": (self.compile, self.eval),
+                  "precompiled": (self.run,)}[mode]
+        return [p for p in needed if not os.access(p, os.X_OK)]
 
 
 def first_error(text):
@@ -108,35 +120,57 @@ def step(cmd, timeout):
         return None, f"timed out after {timeout} s: {' '.join(cmd[:2])}"
 
 
-def run_case(case_dir, tools, target, device, timeout):
-    """Returns (status, detail) for one generated case directory."""
-    with open(os.path.join(case_dir, "case.json")) as f:
-        case = json.load(f)
-    model = os.path.join(case_dir, "model.mlir")
-    inputs = sorted(f for f in os.listdir(case_dir) if re.fullmatch(r"input\d+\.npy", f))
+def input_args(case_dir):
+    """--input NAME=FILE for every input<i>.npy of a case."""
     args = []
-    for f in inputs:
+    for f in sorted(f for f in os.listdir(case_dir) if re.fullmatch(r"input\d+\.npy", f)):
         args += ["--input", f"{f[:-4]}={os.path.join(case_dir, f)}"]
-    ref_dir, dev_dir = os.path.join(case_dir, "ref"), os.path.join(case_dir, "dev")
-    for d in (ref_dir, dev_dir):
-        shutil.rmtree(d, ignore_errors=True)
+    return args
 
-    rc, out = step([tools.eval, model, *args, f"--output-dir={ref_dir}", "--compliance"], timeout)
+
+def reference_step(case_dir, tools, timeout):
+    """Evaluates the reference into CASE/ref. None when it is valid, else the
+    case's final (status, detail)."""
+    ref_dir = os.path.join(case_dir, "ref")
+    shutil.rmtree(ref_dir, ignore_errors=True)
+    rc, out = step([tools.eval, os.path.join(case_dir, "model.mlir"), *input_args(case_dir),
+                    f"--output-dir={ref_dir}", "--compliance"], timeout)
     if rc is None:
         return "timeout", out
     if rc == 3:
         return "unpredictable", first_error(out.replace("unpredictable:", "error: unpredictable:"))
     if rc != 0:
         return "ref-error", first_error(out)
+    return None
 
+
+def compile_step(case_dir, tools, target, timeout):
+    """Compiles CASE/case.<target>.otsa. None on success, else the case's
+    final (status, detail)."""
     artifact = os.path.join(case_dir, f"case.{target}.otsa")
-    rc, out = step([tools.compile, model, f"--target={target}", "-o", artifact], timeout)
+    rc, out = step([tools.compile, os.path.join(case_dir, "model.mlir"), f"--target={target}",
+                    "-o", artifact], timeout)
     if rc is None:
         return "timeout", out
     if rc != 0:
         return "compile-error", first_error(out)
+    return None
 
-    rc, out = step([tools.run, artifact, f"--device={device}", *args,
+
+def run_case(case_dir, tools, target, device, timeout):
+    """Returns (status, detail) for one generated case directory."""
+    return (reference_step(case_dir, tools, timeout)
+            or compile_step(case_dir, tools, target, timeout)
+            or run_step(case_dir, tools, target, device, timeout))
+
+
+def run_step(case_dir, tools, target, device, timeout):
+    """Runs the compiled case on the device and judges every output against
+    the reference in CASE/ref."""
+    ref_dir, dev_dir = os.path.join(case_dir, "ref"), os.path.join(case_dir, "dev")
+    shutil.rmtree(dev_dir, ignore_errors=True)
+    artifact = os.path.join(case_dir, f"case.{target}.otsa")
+    rc, out = step([tools.run, artifact, f"--device={device}", *input_args(case_dir),
                     f"--output-dir={dev_dir}", "--quiet"], timeout)
     if rc is None:
         return "timeout", out
@@ -170,15 +204,30 @@ def read_xfail(path):
     return expected
 
 
-def write_xfail(path, target, results):
+def write_xfail(path, target, results, partial=False):
+    """Rewrites the list; the comment lines heading an existing list (where
+    and how it was measured) are kept, and so are, when only some cases ran
+    (`partial`, a --filter), the lines of the cases that did not run."""
+    header, kept = "", []
+    if os.path.exists(path):
+        with open(path) as f:
+            lines = f.readlines()
+        for line in lines:
+            if not line.startswith("#"):
+                break
+            header += line
+        if partial:
+            kept = [(l.split()[0], l) for l in lines
+                    if l.split("#", 1)[0].strip() and l.split()[0] not in results]
     with open(path, "w") as f:
-        f.write(f"# Expected non-passing TOSA conformance cases on {target}: CASE STATUS\n"
+        f.write(header or
+                f"# Expected non-passing TOSA conformance cases on {target}: CASE STATUS\n"
                 f"# (the first error line follows as a comment). Regenerate with\n"
                 f"#   scripts/tosa-conformance.sh --target={target} --update-xfail\n")
-        for name in sorted(results):
-            status, detail = results[name]
-            if status != "pass":
-                f.write(f"{name} {status}  # {detail[:200]}\n")
+        entries = [(name, f"{name} {status}  # {detail[:200]}\n")
+                   for name, (status, detail) in results.items() if status != "pass"]
+        for _, line in sorted(entries + kept):
+            f.write(line)
 
 
 def op_and_dtype(case_dir):
@@ -207,8 +256,18 @@ SCATTER; RESIZE; CONST, CONST_SHAPE; COND_IF, WHILE_LOOP; VARIABLE,
 VARIABLE_READ, VARIABLE_WRITE. Types: bool, i4-i64, f16, bf16, f32, fp8
 (storage and rounding only). Not evaluated: CUSTOM, the block-scaled ops.
 
+Where LLVM 22's tosa-to-linalg lowers an op wrongly, our pipeline lowers it
+first (`pipelines/tosa-to-gpu/UpstreamWorkarounds.cpp`, each pattern naming
+the upstream bug): RESCALE to i64 (llvm#224020) and with INEXACT_ROUND,
+floating-point MAX_POOL2D (an all-NaN window with nan_mode=IGNORE is NaN, a
+window of -inf is -inf), integer bilinear RESIZE (llvm#184799, llvm#193821).
+
 Statuses on CUDA (an H200; cases compiled here, run there) are in
-`test/tosa/xfail-cuda.txt`.
+`test/tosa/xfail-cuda.txt`: `scripts/tosa-conformance.sh --target=cuda
+--compile-only` prepares the cases (references and artifacts) in
+`build/tosa-conformance/cuda`, and `scripts/gpu-machine-check.sh` runs them
+on the GPU machine with `--precompiled` (onnx-tosa-run only), writing the
+CUDA and Vulkan tables and JSON results into its output folder.
 
 A whole model's TOSA is checked with
 `scripts/tosa-conformance.sh --model=model.onnx [--target=...]`: the output of
@@ -218,7 +277,7 @@ and (because the errors of earlier ops accumulate) also reported in ULPs.
 """
 
 
-def write_table(path, target, device, seed, cases_dir, results, seconds, command):
+def write_table(path, target, device, seed, cases_dir, results, seconds, command, how=""):
     rows = {}
     for name, (status, detail) in results.items():
         op, dtype = op_and_dtype(os.path.join(cases_dir, name))
@@ -237,7 +296,7 @@ def write_table(path, target, device, seed, cases_dir, results, seconds, command
         "`test/tosa/run.py`.",
         "",
         f"Generated by `{command}` (target `{target}`, device `{device}`, "
-        f"seed {seed}; {len(results)} cases in {seconds:.0f} s).",
+        f"seed {seed}; {len(results)} cases in {seconds:.0f} s{how}).",
         "",
         "| status | cases |", "|---|---|",
     ]
@@ -265,14 +324,21 @@ def write_table(path, target, device, seed, cases_dir, results, seconds, command
         f.write("\n".join(lines))
 
 
-def run_cases(args, tools):
-    cases_dir = args.cases or tempfile.mkdtemp(prefix="tosa-conformance-")
-    names = generate.generate(cases_dir, args.seed, args.filter)
-    start = time.time()
+def compiler_stamp(path):
+    """A short fingerprint of the compiler binary (which build made the
+    artifacts)."""
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()[:16]
+
+
+def for_each_case(args, cases_dir, names, fn):
+    """fn(case_dir) -> (status, detail) over the cases, args.jobs at a time."""
     results = {}
     with futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
-        jobs = {pool.submit(run_case, os.path.join(cases_dir, n), tools, args.target,
-                            args.device, args.timeout): n for n in names}
+        jobs = {pool.submit(fn, os.path.join(cases_dir, n)): n for n in names}
         for job in futures.as_completed(jobs):
             name = jobs[job]
             try:
@@ -281,19 +347,114 @@ def run_cases(args, tools):
                 results[name] = ("ref-error", f"runner: {type(e).__name__}: {e}")
             if args.verbose:
                 print(f"{results[name][0]:14} {name}: {results[name][1][:200]}", flush=True)
+    return results
+
+
+def compile_cases(args, tools):
+    """--compile-only: generate, evaluate the reference and compile every
+    case into ARTIFACTS/<target>, for a --precompiled run elsewhere."""
+    cases_dir = os.path.join(args.artifacts, args.target)
+    names = generate.generate(cases_dir, args.seed, args.filter)
+    start = time.time()
+
+    def prepare(case_dir):
+        return (reference_step(case_dir, tools, args.timeout)
+                or compile_step(case_dir, tools, args.target, args.timeout)
+                or ("compiled", ""))
+
+    results = for_each_case(args, cases_dir, names, prepare)
+    manifest = {"target": args.target, "seed": args.seed, "filter": args.filter,
+                "compiler": compiler_stamp(tools.compile),
+                "created": time.strftime("%Y-%m-%d %H:%M:%S %Z"),
+                "cases": {n: list(results[n]) for n in sorted(results)}}
+    with open(os.path.join(cases_dir, "manifest.json"), "w") as f:
+        json.dump(manifest, f, indent=1)
+    counts = {}
+    for status, _ in results.values():
+        counts[status] = counts.get(status, 0) + 1
+    summary = ", ".join(f"{v} {k}" for k, v in sorted(counts.items()))
+    print(f"run.py: {len(results)} cases for {args.target} prepared in "
+          f"{time.time() - start:.0f} s: {summary}")
+    print(f"run.py: artifacts in {cases_dir}; on the device machine run "
+          f"--target={args.target} --precompiled with that folder carried along")
+    return 0
+
+
+def run_precompiled(args, tools):
+    """--precompiled: run the cases --compile-only prepared; statuses decided
+    at compile time (compile-error, ref-error, ...) are taken as recorded."""
+    cases_dir = os.path.join(args.artifacts, args.target)
+    path = os.path.join(cases_dir, "manifest.json")
+    if not os.path.exists(path):
+        print(f"run.py: no {os.path.relpath(path)}: run --target={args.target} "
+              f"--compile-only on a machine with the compiler and carry the folder here")
+        return None, None, None
+    with open(path) as f:
+        manifest = json.load(f)
+    prepared = manifest["cases"]
+    names = [n for n in sorted(prepared) if args.filter is None or re.search(args.filter, n)]
+
+    def finish(case_dir):
+        status, detail = prepared[os.path.basename(case_dir)]
+        if status != "compiled":
+            return status, detail
+        return run_step(case_dir, tools, args.target, args.device, args.timeout)
+
+    args.seed = manifest["seed"]
+    return for_each_case(args, cases_dir, names, finish), cases_dir, manifest
+
+
+def write_results(path, args, results, cases_dir, expected, seconds, manifest):
+    cases = {}
+    for name in sorted(results):
+        status, detail = results[name]
+        op, dtype = op_and_dtype(os.path.join(cases_dir, name))
+        cases[name] = {"op": op, "dtype": dtype, "status": status, "detail": detail,
+                       "expected": expected.get(name, "pass") if expected is not None else "pass"}
+    counts = {s: sum(1 for st, _ in results.values() if st == s) for s in STATUSES}
+    doc = {"target": args.target, "device": args.device, "seed": args.seed,
+           "precompiled": bool(args.precompiled), "seconds": round(seconds, 1),
+           "compiler": manifest.get("compiler") if manifest else None,
+           "counts": {s: n for s, n in counts.items() if n}, "cases": cases}
+    with open(path, "w") as f:
+        json.dump(doc, f, indent=1)
+
+
+def run_cases(args, tools):
+    if args.compile_only:
+        return compile_cases(args, tools)
+    start = time.time()
+    manifest = None
+    if args.precompiled:
+        results, cases_dir, manifest = run_precompiled(args, tools)
+        if results is None:
+            return 2
+    else:
+        cases_dir = args.cases or tempfile.mkdtemp(prefix="tosa-conformance-")
+        names = generate.generate(cases_dir, args.seed, args.filter)
+        results = for_each_case(
+            args, cases_dir, names,
+            lambda d: run_case(d, tools, args.target, args.device, args.timeout))
     seconds = time.time() - start
 
     xfail_path = args.xfail or os.path.join(HERE, f"xfail-{args.target}.txt")
     if args.update_xfail:
-        write_xfail(xfail_path, args.target, results)
+        write_xfail(xfail_path, args.target, results, partial=args.filter is not None)
         print(f"run.py: wrote {xfail_path}")
     expected = read_xfail(xfail_path) if (args.xfail or os.path.exists(xfail_path)) else None
     if args.table:
         command = "scripts/tosa-conformance.sh --target=" + args.target + \
-                  (f" --device={args.device}" if args.device != "auto" else "") + " --table"
+                  (f" --device={args.device}" if args.device != "auto" else "") + \
+                  (" --precompiled" if args.precompiled else "") + " --table"
+        how = (f"; compiled and the reference evaluated on the build machine by "
+               f"`--compile-only` (compiler {manifest['compiler']}), run here"
+               if args.precompiled else "")
         write_table(args.table, args.target, args.device, args.seed, cases_dir, results,
-                    seconds, command)
+                    seconds, command, how)
         print(f"run.py: wrote {args.table}")
+    if args.results:
+        write_results(args.results, args, results, cases_dir, expected, seconds, manifest)
+        print(f"run.py: wrote {args.results}")
 
     unexpected = []
     for name in sorted(results):
@@ -304,10 +465,11 @@ def run_cases(args, tools):
                 unexpected.append((name, status, want, detail))
     counts = {s: sum(1 for st, _ in results.values() if st == s) for s in STATUSES}
     summary = ", ".join(f"{counts[s]} {s}" for s in STATUSES if counts[s])
-    print(f"run.py: {len(results)} cases on {args.target} ({args.device}) in {seconds:.0f} s: {summary}")
+    mode = " (precompiled)" if args.precompiled else ""
+    print(f"run.py: {len(results)} cases on {args.target} ({args.device}){mode} in {seconds:.0f} s: {summary}")
     for name, status, want, detail in unexpected:
         print(f"  UNEXPECTED {name}: {status} (expected {want}): {detail[:300]}")
-    if not args.cases:
+    if not args.cases and not args.precompiled:
         shutil.rmtree(cases_dir, ignore_errors=True)
     matched = len(results) - len(unexpected)
     print(f"{matched} passed, {len(unexpected)} failed")
@@ -385,6 +547,7 @@ def main(argv):
     p.add_argument("--device", default="auto")
     p.add_argument("--bin-dir", default=os.environ.get("ONNX_TOSA_BIN_DIR", os.path.join(ROOT, "build", "bin")))
     p.add_argument("--eval-bin", help="onnx-tosa-eval to use (default: in --bin-dir)")
+    p.add_argument("--run-bin", help="onnx-tosa-run to use (default: in --bin-dir)")
     p.add_argument("-j", "--jobs", type=int, default=2)
     p.add_argument("--timeout", type=int, default=60, help="seconds per step of a case")
     p.add_argument("--seed", type=int, default=1)
@@ -395,10 +558,27 @@ def main(argv):
     p.add_argument("--update-xfail", action="store_true", help="rewrite the expected-failure list")
     p.add_argument("--model", help="check this ONNX model's TOSA instead of the op cases")
     p.add_argument("--model-ulps", type=float, default=64.0)
+    p.add_argument("--results", help="write every case's status as JSON here")
+    p.add_argument("--artifacts", default=os.path.join(ROOT, "build", "tosa-conformance"),
+                   help="--compile-only writes, --precompiled reads DIR/<target> "
+                   "(default: build/tosa-conformance)")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--compile-only", action="store_true",
+                      help="generate, evaluate the reference and compile into "
+                      "--artifacts for a --precompiled run on a machine without "
+                      "the compiler; runs and judges nothing")
+    mode.add_argument("--precompiled", action="store_true",
+                      help="run what --compile-only prepared in --artifacts (needs "
+                      "only onnx-tosa-run, python3 and numpy)")
     p.add_argument("-v", "--verbose", action="store_true")
     args = p.parse_args(argv[1:])
-    tools = Tools(args.bin_dir, args.eval_bin)
-    missing = tools.missing()
+    if (args.compile_only or args.precompiled) and args.model:
+        p.error("--compile-only / --precompiled apply to the op cases, not --model")
+    if args.compile_only and (args.update_xfail or args.table or args.results):
+        p.error("--compile-only runs and judges nothing: no --update-xfail, --table, --results")
+    tools = Tools(args.bin_dir, args.eval_bin, args.run_bin)
+    missing = tools.missing("compile-only" if args.compile_only else
+                            "precompiled" if args.precompiled else "full")
     if missing:
         print(f"run.py: missing tools: {', '.join(missing)} (build them, or pass --bin-dir)")
         return 2

@@ -16,6 +16,9 @@
 #include "targets/spirv/SpirvTarget.h"
 #include "tools/Registration.h"
 
+#include "onnx_tosa/npy.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -76,6 +79,25 @@ cl::list<std::string> inputShapes(
     "input-shape",
     cl::desc("Fix an input's shape, e.g. --input-shape x=1x3x224x224"),
     cl::value_desc("name=DxDx..."), cl::cat(category));
+cl::list<std::string> freezeInputs(
+    "freeze-input",
+    cl::desc("Compile for one value of an input, read from a .npy file "
+             "(axes, pads, scales... that a model passes at run time but "
+             "TOSA needs at compile time); the artifact then accepts that "
+             "input only with this value"),
+    cl::value_desc("name=file.npy"), cl::cat(category));
+enum class Precision { Fp32, Fp16, Bf16 };
+cl::opt<Precision> precision(
+    "precision",
+    cl::desc("Floating-point type of the computation; model inputs and "
+             "outputs keep their types"),
+    cl::values(clEnumValN(Precision::Fp32, "fp32", "as the model (default)"),
+               clEnumValN(Precision::Fp16, "fp16",
+                          "f32 weights and computation in fp16, with f32 "
+                          "accumulation"),
+               clEnumValN(Precision::Bf16, "bf16",
+                          "the same in bfloat16 (CUDA only)")),
+    cl::init(Precision::Fp32), cl::cat(category));
 cl::opt<std::string> chip("chip", cl::desc("CUDA architecture"),
                           cl::init("sm_90"), cl::cat(category));
 cl::opt<std::string> cudaPath(
@@ -239,6 +261,13 @@ int main(int argc, char **argv) {
     target = onnx_tosa::Target::Cuda;
   if (emit == Emit::Spirv)
     target = onnx_tosa::Target::Vulkan;
+  // SPIR-V for Vulkan has no bfloat16 here (see targets/spirv): say so
+  // before the work rather than at code generation.
+  if (precision == Precision::Bf16 && target == onnx_tosa::Target::Vulkan &&
+      (emit == Emit::Spirv || emit == Emit::Artifact))
+    return fail("--precision=bf16 is not supported on --target=vulkan "
+                "(SPIR-V has no bfloat16 here); use --target=cuda, or "
+                "--precision=fp16");
 
   onnx_tosa::ImportOptions importOptions;
   for (const std::string &spec : inputShapes) {
@@ -249,6 +278,22 @@ int main(int argc, char **argv) {
       return fail("bad --input-shape '" + spec +
                   "' (expected NAME=DIMxDIMx..., e.g. x=1x3x224x224)");
     importOptions.inputShapes[name] = shape;
+  }
+  std::vector<onnx_tosa::FrozenInput> frozenInputs;
+  for (const std::string &spec : freezeInputs) {
+    auto [name, file] = StringRef(spec).split('=');
+    if (name.empty() || file.empty())
+      return fail("bad --freeze-input '" + spec +
+                  "' (expected NAME=FILE.npy)");
+    onnx_tosa::NpyArray arr;
+    std::string error;
+    if (!onnx_tosa::readNpy(file.str(), arr, error))
+      return fail("--freeze-input " + name.str() + ": " + error);
+    onnx_tosa::FrozenValue &frozen = importOptions.frozenInputs[name];
+    frozen.dataType = static_cast<int32_t>(arr.dtype);
+    frozen.shape = arr.shape;
+    frozen.bytes.assign(arr.data.begin(), arr.data.end());
+    frozenInputs.push_back({name.str(), arr.dtype, arr.shape, arr.data});
   }
 
   DialectRegistry registry;
@@ -267,6 +312,9 @@ int main(int argc, char **argv) {
   // A .mlir input resumes the pipeline from the onnx or tosa stage (whatever
   // it holds): every --emit output of an earlier stage can be fed back.
   bool fromMlir = StringRef(inputPath).ends_with(".mlir");
+  if (fromMlir && !(inputShapes.empty() && freezeInputs.empty()))
+    return fail("--input-shape and --freeze-input apply to .onnx models; '" +
+                inputPath + "' is already imported");
   if (fromMlir) {
     module = parseSourceFile<ModuleOp>(inputPath.getValue(), &ctx);
     if (!module) {
@@ -296,6 +344,21 @@ int main(int argc, char **argv) {
               onnx_tosa::addPassPipeline(
                   pm, "canonicalize,tosa-attach-target{profiles="
                       "pro_int,pro_fp level=none},tosa-validate");
+            }))
+      return rc;
+  if (precision != Precision::Fp32)
+    if (int rc = runPasses(
+            *module, diags, progress, "precision", [](OpPassManager &pm) {
+              bool bf16 = precision == Precision::Bf16;
+              pm.addNestedPass<func::FuncOp>(
+                  onnx_tosa::createLowerPrecisionPass(bf16 ? "bf16" : "fp16"));
+              // bf16 is TOSA's EXT-BF16 extension.
+              onnx_tosa::addPassPipeline(
+                  pm, bf16 ? "canonicalize,tosa-attach-target{profiles="
+                             "pro_int,pro_fp extensions=bf16 level=none},"
+                             "tosa-validate"
+                           : "canonicalize,tosa-attach-target{profiles="
+                             "pro_int,pro_fp level=none},tosa-validate");
             }))
       return rc;
   // The target environment only served tosa-validate; LLVM 22 prints it in a
@@ -381,6 +444,7 @@ int main(int argc, char **argv) {
   artifact.modelName = llvm::sys::path::stem(inputPath).str();
   if (failed(onnx_tosa::exportArtifact(*module, target, kernels, artifact)))
     return diags.report("artifact") | 1;
+  artifact.frozenInputs = frozenInputs;
   onnx_tosa::MemoryPlanStats plan = onnx_tosa::planMemory(artifact);
   if (verbose)
     llvm::errs() << kTool << ": memory plan: " << plan.buffersBefore

@@ -145,13 +145,6 @@ std::string describe(const TensorInfo &t) {
          ")";
 }
 
-std::string listInputs(const std::vector<TensorInfo> &inputs) {
-  std::string s;
-  for (const TensorInfo &t : inputs)
-    s += (s.empty() ? "" : ", ") + describe(t);
-  return s.empty() ? "(none)" : s;
-}
-
 /// Reads an input's .npy file and checks it against the model, converting
 /// float32 data for a bfloat16 input.
 std::vector<uint8_t> loadInput(const TensorInfo &info,
@@ -224,11 +217,23 @@ int runTool(const Options &o) {
 
   std::vector<std::vector<uint8_t>> inputData(inputs.size());
   std::vector<bool> given(inputs.size(), false);
+  // Names the session does not list go to the runtime as they are: an input
+  // frozen at compile time is accepted there only with its frozen value, and
+  // any other name is reported as unknown.
+  std::vector<TensorInfo> extraInfo;
+  std::vector<std::vector<uint8_t>> extraData;
   for (const auto &[name, file] : o.inputs) {
     auto it = inputIndex.find(name);
-    if (it == inputIndex.end())
-      fail("unknown input '" + name +
-           "'; the model's inputs are: " + listInputs(inputs));
+    if (it == inputIndex.end()) {
+      NpyArray arr;
+      std::string error;
+      if (!readNpy(file, arr, error))
+        fail("input '" + name + "': " + error);
+      extraInfo.push_back({name, static_cast<ot_dtype>(arr.dtype), arr.shape,
+                           arr.data.size()});
+      extraData.push_back(std::move(arr.data));
+      continue;
+    }
     if (given[it->second])
       fail("input '" + name + "' is given more than once");
     inputData[it->second] = loadInput(inputs[it->second], file);
@@ -239,6 +244,15 @@ int runTool(const Options &o) {
   for (size_t i = 0; i < inputs.size(); ++i)
     if (!given[i])
       missing += (missing.empty() ? "" : ", ") + describe(inputs[i]);
+  // A name the model does not list cannot stand in for one it does: with an
+  // input missing, it is a misspelling, not a frozen input.
+  if (!missing.empty() && !extraInfo.empty()) {
+    std::string listed;
+    for (const TensorInfo &t : inputs)
+      listed += (listed.empty() ? "" : ", ") + describe(t);
+    fail("unknown input '" + extraInfo.front().name +
+         "'; the model's inputs are: " + listed);
+  }
   if (!missing.empty() && !o.randomInputs)
     fail("missing input " + missing +
          "; give each with --input NAME=FILE.npy or use --random-inputs");
@@ -276,20 +290,28 @@ int runTool(const Options &o) {
   for (size_t i = 0; i < inputs.size(); ++i)
     refs.push_back({inputs[i].name, inputs[i].dtype, inputs[i].shape,
                     inputData[i].data(), inputData[i].size()});
+  for (size_t i = 0; i < extraInfo.size(); ++i)
+    refs.push_back({extraInfo[i].name, extraInfo[i].dtype, extraInfo[i].shape,
+                    extraData[i].data(), extraData[i].size()});
   std::vector<Tensor> results = session.run(refs);
   if (o.benchmark) {
     // The first run above was the warm-up (module load, graph capture).
-    std::vector<double> ms;
+    std::vector<double> ms, kernelMs;
     for (unsigned i = 0; i < o.benchmark; ++i) {
       auto start = std::chrono::steady_clock::now();
       (void)session.run(refs);
       ms.push_back(std::chrono::duration<double, std::milli>(
                        std::chrono::steady_clock::now() - start)
                        .count());
+      kernelMs.push_back(session.lastRunTiming().execute_ms);
     }
     std::sort(ms.begin(), ms.end());
-    std::printf("benchmark: %u runs, median %.4f ms, min %.4f ms\n",
-                o.benchmark, ms[ms.size() / 2], ms.front());
+    std::sort(kernelMs.begin(), kernelMs.end());
+    // "execute" leaves out the host<->device copies of inputs and outputs.
+    std::printf("benchmark: %u runs, median %.4f ms, min %.4f ms; execute "
+                "median %.4f ms, min %.4f ms\n",
+                o.benchmark, ms[ms.size() / 2], ms.front(),
+                kernelMs[kernelMs.size() / 2], kernelMs.front());
   }
 
   std::vector<std::string> fileNames = outputFileNames(outputs);

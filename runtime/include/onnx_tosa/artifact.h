@@ -20,7 +20,7 @@
 
 namespace onnx_tosa {
 
-constexpr uint32_t kArtifactVersion = 1;
+constexpr uint32_t kArtifactVersion = 2;
 
 /// Element types, numbered as ONNX's TensorProto.DataType so that the
 /// importer, the artifact and .npy I/O agree on one table.
@@ -74,6 +74,17 @@ struct Launch {
   std::vector<uint32_t> args;
 };
 
+/// A graph input the compiler specialized to one value
+/// (`onnx-tosa-compile --freeze-input`). It has no buffer: the runtime
+/// accepts it by name and only with exactly these bytes, so the artifact is
+/// never run on a value it was not compiled for.
+struct FrozenInput {
+  std::string name;
+  DType dtype = DType::I64;
+  std::vector<int64_t> shape;
+  std::vector<uint8_t> data; ///< C-order element bytes, little-endian
+};
+
 struct Artifact {
   Target target = Target::Cuda;
   std::string modelName;
@@ -82,6 +93,7 @@ struct Artifact {
   std::vector<TensorBinding> outputs;
   std::vector<Module> modules;
   std::vector<Launch> launches;
+  std::vector<FrozenInput> frozenInputs; ///< since version 2
 };
 
 /// Writes `a` to `path`. On failure returns false and sets `error`.

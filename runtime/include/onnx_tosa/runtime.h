@@ -167,6 +167,19 @@ ot_status ot_session_run(ot_session *session, const ot_host_tensor *inputs,
                          size_t num_inputs, const ot_host_tensor *outputs,
                          size_t num_outputs);
 
+/* Where the last successful ot_session_run spent its time, by the host's
+ * clock: copying the inputs to the device, running the kernels (one CUDA
+ * graph launch or one Vulkan submit, and the wait for it), and copying the
+ * outputs back. */
+typedef struct ot_run_timing {
+  double upload_ms;
+  double execute_ms;
+  double download_ms;
+} ot_run_timing;
+
+ot_status ot_session_last_run_timing(const ot_session *session,
+                                     ot_run_timing *out_timing);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -163,6 +163,13 @@ public:
     return results;
   }
 
+  /// Where the last run spent its time (upload, kernels, download).
+  ot_run_timing lastRunTiming() const {
+    ot_run_timing t{};
+    detail::check(ot_session_last_run_timing(get(), &t));
+    return t;
+  }
+
   ot_session *get() const { return handle.get(); }
 
 private:

@@ -140,3 +140,28 @@ func.func @shrink(%a: tensor<4xf32>) -> !onnx.unknown {
   %0 = onnx.node "Shrink"(%a) {attrs = {lambd = 1.500000e+00 : f32}, domain = "", node_name = "sh", opset = 9 : i64} : (tensor<4xf32>) -> !onnx.unknown
   return %0 : !onnx.unknown
 }
+
+// Before opset 7 a 1-D slope of the channel count is one slope per channel
+// (axis 1), not numpy-broadcast against the last axis.
+// CHECK-LABEL: func.func @prelu_opset6_per_channel
+// CHECK: %[[S:.*]] = tosa.reshape %arg1, %{{.*}} -> tensor<1x3x1xf32>
+// CHECK: %[[NEG:.*]] = tosa.greater
+// CHECK: %[[M:.*]] = tosa.mul %arg0, %[[S]]
+// CHECK: tosa.select %[[NEG]], %[[M]], %arg0
+func.func @prelu_opset6_per_channel(%x: tensor<2x3x4xf32>, %s: tensor<3xf32>) -> !onnx.unknown {
+  %0 = onnx.node "PRelu"(%x, %s) {attrs = {}, domain = "", node_name = "pr", opset = 6 : i64} : (tensor<2x3x4xf32>, tensor<3xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// SwiGLU: Swish_alpha(A) * B.
+// CHECK-LABEL: func.func @swiglu
+// CHECK: %[[ALPHA:.*]] = "tosa.const"() <{values = dense<1.702000e+00> : tensor<1x1xf32>}>
+// CHECK: %[[AA:.*]] = tosa.mul %arg0, %[[ALPHA]]
+// CHECK: %[[SIG:.*]] = tosa.sigmoid %[[AA]]
+// CHECK: %[[SW:.*]] = tosa.mul %arg0, %[[SIG]]
+// CHECK: %[[Y:.*]] = tosa.mul %[[SW]], %arg1
+// CHECK: return %[[Y]]
+func.func @swiglu(%a: tensor<2x4xf32>, %b: tensor<2x4xf32>) -> !onnx.unknown {
+  %0 = onnx.node "SwiGLU"(%a, %b) {attrs = {alpha = 1.702 : f32}, domain = "", node_name = "sg", opset = 28 : i64} : (tensor<2x4xf32>, tensor<2x4xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}

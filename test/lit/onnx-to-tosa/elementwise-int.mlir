@@ -120,3 +120,61 @@ func.func @mod_i32(%a: tensor<4xi32>, %b: tensor<4xi32>) -> !onnx.unknown {
   %0 = onnx.node "Mod"(%a, %b) {attrs = {}, domain = "", node_name = "mod", opset = 13 : i64} : (tensor<4xi32>, tensor<4xi32>) -> !onnx.unknown
   return %0 : !onnx.unknown
 }
+
+// Signed BitShift (opset 28): an arithmetic right shift; a negative or too
+// large amount gives the sign fill, as a shift by width - 1 does.
+// CHECK-LABEL: func.func @bitshift_right_i8
+// CHECK: %[[NEG:.*]] = tosa.greater %{{.*}}, %{{.*}} : (tensor<1xi32>, tensor<3xi32>) -> tensor<3xi1>
+// CHECK: %[[SEVEN:.*]] = "tosa.const"() <{values = dense<7> : tensor<1xi8>}>
+// CHECK: %[[MIN:.*]] = tosa.minimum
+// CHECK: %[[CAPPED:.*]] = tosa.cast %[[MIN]] : (tensor<3xi32>) -> tensor<3xi8>
+// CHECK: %[[AMOUNT:.*]] = tosa.select %[[NEG]], %[[SEVEN]], %[[CAPPED]]
+// CHECK: tosa.arithmetic_right_shift %arg0, %[[AMOUNT]] {round = false} : (tensor<3xi8>, tensor<3xi8>) -> tensor<3xi8>
+func.func @bitshift_right_i8(%x: tensor<3xi8>, %y: tensor<3xi8>) -> tensor<3xi8> {
+  %0 = onnx.node "BitShift"(%x, %y) {attrs = {direction = "RIGHT"}, domain = "", node_name = "shr", opset = 28 : i64} : (tensor<3xi8>, tensor<3xi8>) -> tensor<3xi8>
+  return %0 : tensor<3xi8>
+}
+
+// int64 data is its low 32 bits: a left shift by 32..63 (or out of range)
+// gives 0.
+// CHECK-LABEL: func.func @bitshift_left_i64
+// CHECK: %[[WIDTH:.*]] = "tosa.const"() <{values = dense<32> : tensor<1xi32>}>
+// CHECK: %[[BELOW:.*]] = tosa.greater %[[WIDTH]], %{{.*}}
+// CHECK: %[[IN:.*]] = tosa.logical_and %{{.*}}, %[[BELOW]]
+// CHECK: %[[S:.*]] = tosa.logical_left_shift %{{.*}} : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+// CHECK: %[[R:.*]] = tosa.select %[[IN]], %[[S]], %{{.*}}
+// CHECK: arith.extsi %[[R]] : tensor<3xi32> to tensor<3xi64>
+func.func @bitshift_left_i64(%x: tensor<3xi64>, %y: tensor<3xi64>) -> tensor<3xi64> {
+  %0 = onnx.node "BitShift"(%x, %y) {attrs = {direction = "LEFT"}, domain = "", node_name = "shl", opset = 28 : i64} : (tensor<3xi64>, tensor<3xi64>) -> tensor<3xi64>
+  return %0 : tensor<3xi64>
+}
+
+// BitCast between integers of one width: int8 -> uint8 sign-extends to i32
+// and keeps the low 8 bits (the pass's wrap); uint16 -> int16 truncates.
+// CHECK-LABEL: func.func @bitcast_i8_to_u8
+// CHECK: %[[W:.*]] = tosa.cast %arg0 : (tensor<4xi8>) -> tensor<4xi32>
+// CHECK: %[[M:.*]] = tosa.bitwise_and %[[W]]
+// CHECK: arith.trunci %[[M]] : tensor<4xi32> to tensor<4xi8>
+func.func @bitcast_i8_to_u8(%x: tensor<4xi8>) -> tensor<4xui8> {
+  %0 = onnx.node "BitCast"(%x) {attrs = {to = 2 : i64}, domain = "", node_name = "bc", opset = 26 : i64} : (tensor<4xi8>) -> tensor<4xui8>
+  return %0 : tensor<4xui8>
+}
+
+// CHECK-LABEL: func.func @bitcast_u16_to_i16
+// CHECK: %[[W:.*]] = arith.extui %arg0 : tensor<3xi16> to tensor<3xi32>
+// CHECK: tosa.cast %[[W]] : (tensor<3xi32>) -> tensor<3xi16>
+func.func @bitcast_u16_to_i16(%x: tensor<3xui16>) -> tensor<3xi16> {
+  %0 = onnx.node "BitCast"(%x) {attrs = {to = 5 : i64}, domain = "", node_name = "bc", opset = 26 : i64} : (tensor<3xui16>) -> tensor<3xi16>
+  return %0 : tensor<3xi16>
+}
+
+// A Cast to uint8 whose output type is not declared: Cast tells the pass the
+// type, which wraps the i32 result to 8 bits.
+// CHECK-LABEL: func.func @cast_to_uint8_undeclared
+// CHECK: %[[C:.*]] = tosa.cast %{{.*}} : (tensor<2xf32>) -> tensor<2xi32>
+// CHECK: %[[W:.*]] = tosa.bitwise_and %[[C]], %{{.*}} : (tensor<2xi32>, tensor<1xi32>) -> tensor<2xi32>
+// CHECK: arith.trunci %[[W]] : tensor<2xi32> to tensor<2xi8>
+func.func @cast_to_uint8_undeclared(%x: tensor<2xf32>) -> !onnx.unknown {
+  %0 = onnx.node "Cast"(%x) {attrs = {to = 2 : i64}, domain = "", node_name = "to_u8", opset = 13 : i64} : (tensor<2xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}

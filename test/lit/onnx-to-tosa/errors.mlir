@@ -93,12 +93,13 @@ func.func @maxpool_indices(%x: tensor<1x1x4x4xf32>) -> (!onnx.unknown, !onnx.unk
 
 // -----
 
-// ERR: node 'if' (If, domain 'ai.onnx', opset 13): unsupported op
+// ERR: node 'if' (If, domain 'ai.onnx', opset 13): in subgraph 'else_branch': node 'inner' (FooBar, domain 'ai.onnx', opset 13): unsupported op
 func.func @control_flow(%c: tensor<i1>, %x: tensor<2xf32>) -> !onnx.unknown {
   %0 = onnx.node "If"(%c) {attrs = {then_branch = 0 : i64, else_branch = 1 : i64}, domain = "", node_name = "if", opset = 13 : i64} : (tensor<i1>) -> !onnx.unknown {
     onnx.yield %x : tensor<2xf32>
   }, {
-    onnx.yield %x : tensor<2xf32>
+    %y = onnx.node "FooBar"(%x) {attrs = {}, domain = "", node_name = "inner", opset = 13 : i64} : (tensor<2xf32>) -> !onnx.unknown
+    onnx.yield %y : !onnx.unknown
   }
   return %0 : !onnx.unknown
 }
@@ -129,9 +130,8 @@ func.func @batchnorm_training(%x: tensor<2x3xf32>, %s: tensor<3xf32>) -> !onnx.u
 
 // -----
 
-// ERR: node 'crop' (Resize, domain 'ai.onnx', opset 13): coordinate_transformation_mode 'tf_crop_and_resize' is not supported
-func.func @resize_crop(%x: tensor<1x1x4x4xf32>) -> !onnx.unknown {
-  %roi = onnx.constant "roi" dense<[0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 0.5, 0.5]> : tensor<8xf32> : tensor<8xf32>
+// ERR: node 'crop' (Resize, domain 'ai.onnx', opset 13): roi must be a compile-time constant for tf_crop_and_resize
+func.func @resize_crop(%x: tensor<1x1x4x4xf32>, %roi: tensor<8xf32>) -> !onnx.unknown {
   %s = onnx.constant "s" dense<[1.0, 1.0, 2.0, 2.0]> : tensor<4xf32> : tensor<4xf32>
   %0 = onnx.node "Resize"(%x, %roi, %s) {attrs = {coordinate_transformation_mode = "tf_crop_and_resize"}, domain = "", node_name = "crop", opset = 13 : i64} : (tensor<1x1x4x4xf32>, tensor<8xf32>, tensor<4xf32>) -> !onnx.unknown
   return %0 : !onnx.unknown
@@ -147,18 +147,36 @@ func.func @cast_string(%x: tensor<2xf32>) -> !onnx.unknown {
 
 // -----
 
-// So does a cast of run-time data to an unsigned type.
-// ERR: node 'to_u8' (Cast, domain 'ai.onnx', opset 13): cast to unsigned integers at run time needs the output type declared
-func.func @cast_to_uint8(%x: tensor<2xf32>) -> !onnx.unknown {
-  %0 = onnx.node "Cast"(%x) {attrs = {to = 2 : i64}, domain = "", node_name = "to_u8", opset = 13 : i64} : (tensor<2xf32>) -> !onnx.unknown
+// ERR: node 'bad_reshape' (Reshape, domain 'ai.onnx', opset 14): the shape holds 4 elements but the input has 6
+func.func @reshape_count(%x: tensor<2x3xf32>) -> !onnx.unknown {
+  %s = onnx.constant "s" dense<[2, 2]> : tensor<2xi64> : tensor<2xi64>
+  %0 = onnx.node "Reshape"(%x, %s) {attrs = {}, domain = "", node_name = "bad_reshape", opset = 14 : i64} : (tensor<2x3xf32>, tensor<2xi64>) -> !onnx.unknown
   return %0 : !onnx.unknown
 }
 
 // -----
 
-// ERR: node 'bad_reshape' (Reshape, domain 'ai.onnx', opset 14): the shape holds 4 elements but the input has 6
-func.func @reshape_count(%x: tensor<2x3xf32>) -> !onnx.unknown {
-  %s = onnx.constant "s" dense<[2, 2]> : tensor<2xi64> : tensor<2xi64>
-  %0 = onnx.node "Reshape"(%x, %s) {attrs = {}, domain = "", node_name = "bad_reshape", opset = 14 : i64} : (tensor<2x3xf32>, tensor<2xi64>) -> !onnx.unknown
+// ERR: node 'nll' (NegativeLogLikelihoodLoss, domain 'ai.onnx', opset 13): reduction 'max' is not supported
+func.func @nll_bad_reduction(%x: tensor<2x3xf32>, %t: tensor<2xi32>) -> !onnx.unknown {
+  %0 = onnx.node "NegativeLogLikelihoodLoss"(%x, %t) {attrs = {reduction = "max"}, domain = "", node_name = "nll", opset = 13 : i64} : (tensor<2x3xf32>, tensor<2xi32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// -----
+
+// GridSample-20 renamed the modes (bilinear -> linear, bicubic -> cubic).
+// ERR: node 'gs_mode' (GridSample, domain 'ai.onnx', opset 22): mode 'bilinear' is not supported
+func.func @gridsample_old_mode_name(%x: tensor<1x1x2x2xf32>, %g: tensor<1x3x3x2xf32>) -> !onnx.unknown {
+  %0 = onnx.node "GridSample"(%x, %g) {attrs = {mode = "bilinear"}, domain = "", node_name = "gs_mode", opset = 22 : i64} : (tensor<1x1x2x2xf32>, tensor<1x3x3x2xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// -----
+
+// Adaptive RoiAlign sampling would make the number of samples depend on the
+// run-time RoIs.
+// ERR: node 'roi0' (RoiAlign, domain 'ai.onnx', opset 22): sampling_ratio 0 (adaptive) is not supported: the number of samples would depend on run-time RoI sizes
+func.func @roialign_adaptive(%x: tensor<1x1x4x4xf32>, %r: tensor<2x4xf32>, %b: tensor<2xi64>) -> !onnx.unknown {
+  %0 = onnx.node "RoiAlign"(%x, %r, %b) {attrs = {}, domain = "", node_name = "roi0", opset = 22 : i64} : (tensor<1x1x4x4xf32>, tensor<2x4xf32>, tensor<2xi64>) -> !onnx.unknown
   return %0 : !onnx.unknown
 }

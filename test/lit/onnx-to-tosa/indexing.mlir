@@ -184,3 +184,20 @@ func.func @bitshift_right_u16(%x: tensor<4xui16>, %y: tensor<4xui16>) -> tensor<
   %0 = onnx.node "BitShift"(%x, %y) {attrs = {direction = "RIGHT"}, domain = "", node_name = "shr", opset = 11 : i64} : (tensor<4xui16>, tensor<4xui16>) -> tensor<4xui16>
   return %0 : tensor<4xui16>
 }
+
+// ReverseSequence (time_axis 0, batch_axis 1): batch-major for tosa.gather;
+// row i of batch b is len - 1 - i when i < len, else i.
+// CHECK-LABEL: func.func @reverse_sequence
+// CHECK: %[[D:.*]] = tosa.transpose %arg0 {perms = array<i32: 1, 0, 2>} : (tensor<4x3x2xf32>) -> tensor<3x4x2xf32>
+// CHECK: %[[L:.*]] = tosa.reshape %arg1, %{{.*}} -> tensor<3x1xi32>
+// CHECK: %[[IOTA:.*]] = "tosa.const"() <{values = dense<{{\[\[}}0, 1, 2, 3]]> : tensor<1x4xi32>}>
+// CHECK: %[[LM1:.*]] = tosa.sub %[[L]]
+// CHECK: %[[REV:.*]] = tosa.sub %[[LM1]], %[[IOTA]]
+// CHECK: %[[IN:.*]] = tosa.greater %[[L]], %[[IOTA]]
+// CHECK: %[[ROWS:.*]] = tosa.select %[[IN]], %[[REV]], %{{.*}} : (tensor<3x4xi1>, tensor<3x4xi32>, tensor<3x4xi32>) -> tensor<3x4xi32>
+// CHECK: %[[G:.*]] = tosa.gather %[[D]], %[[ROWS]] : (tensor<3x4x2xf32>, tensor<3x4xi32>) -> tensor<3x4x2xf32>
+// CHECK: tosa.transpose %[[G]] {perms = array<i32: 1, 0, 2>}
+func.func @reverse_sequence(%x: tensor<4x3x2xf32>, %l: tensor<3xi32>) -> !onnx.unknown {
+  %0 = onnx.node "ReverseSequence"(%x, %l) {attrs = {}, domain = "", node_name = "rs", opset = 10 : i64} : (tensor<4x3x2xf32>, tensor<3xi32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}

@@ -158,3 +158,34 @@ func.func @mean_variance_norm(%x: tensor<2x3x4x5xf32>) -> !onnx.unknown {
   %0 = onnx.node "MeanVarianceNormalization"(%x) {attrs = {}, domain = "", node_name = "mvn", opset = 13 : i64} : (tensor<2x3x4x5xf32>) -> !onnx.unknown
   return %0 : !onnx.unknown
 }
+
+// GroupNormalization (opset 21): statistics per (n, group) in f32 over a
+// [N, groups, C / groups * spatial] view; scale and bias per channel in X's
+// type.
+// CHECK-LABEL: func.func @groupnorm21
+// CHECK: %[[X:.*]] = tosa.cast %arg0 : (tensor<2x4x3xf16>) -> tensor<2x4x3xf32>
+// CHECK: %[[G:.*]] = tosa.reshape %[[X]], %{{.*}} -> tensor<2x2x6xf32>
+// CHECK: tosa.reduce_sum %[[G]] {axis = 2 : i32}
+// CHECK: tosa.rsqrt
+// CHECK: %[[N:.*]] = tosa.reshape %{{.*}} -> tensor<2x4x3xf32>
+// CHECK: %[[H:.*]] = tosa.cast %[[N]] : (tensor<2x4x3xf32>) -> tensor<2x4x3xf16>
+// CHECK: %[[S:.*]] = tosa.reshape %arg1, %{{.*}} -> tensor<1x4x1xf16>
+// CHECK: %[[Y:.*]] = tosa.mul %[[H]], %[[S]]
+// CHECK: %[[B:.*]] = tosa.reshape %arg2, %{{.*}} -> tensor<1x4x1xf16>
+// CHECK: tosa.add %[[Y]], %[[B]]
+func.func @groupnorm21(%x: tensor<2x4x3xf16>, %s: tensor<4xf16>, %b: tensor<4xf16>) -> !onnx.unknown {
+  %0 = onnx.node "GroupNormalization"(%x, %s, %b) {attrs = {num_groups = 2 : i64}, domain = "", node_name = "gn", opset = 21 : i64} : (tensor<2x4x3xf16>, tensor<4xf16>, tensor<4xf16>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// Opset 18 had scale and bias per group: applied in the grouped view.
+// CHECK-LABEL: func.func @groupnorm18
+// CHECK: %[[S:.*]] = tosa.reshape %arg1, %{{.*}} -> tensor<1x2x1xf32>
+// CHECK: %[[B:.*]] = tosa.reshape %arg2, %{{.*}} -> tensor<1x2x1xf32>
+// CHECK: %[[Y:.*]] = tosa.mul %{{.*}}, %[[S]]{{.*}} -> tensor<2x2x6xf32>
+// CHECK: %[[Z:.*]] = tosa.add %[[Y]], %[[B]]
+// CHECK: tosa.reshape %[[Z]], %{{.*}} -> tensor<2x4x3xf32>
+func.func @groupnorm18(%x: tensor<2x4x3xf32>, %s: tensor<2xf32>, %b: tensor<2xf32>) -> !onnx.unknown {
+  %0 = onnx.node "GroupNormalization"(%x, %s, %b) {attrs = {num_groups = 2 : i64}, domain = "", node_name = "gn", opset = 18 : i64} : (tensor<2x4x3xf32>, tensor<2xf32>, tensor<2xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}

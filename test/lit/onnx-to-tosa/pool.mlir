@@ -1,5 +1,5 @@
 // RUN: onnx-tosa-opt %s --convert-onnx-to-tosa | FileCheck %s
-// RUN: onnx-tosa-opt %s --convert-onnx-to-tosa | mlir-opt --tosa-attach-target="profiles=pro_fp level=none" --tosa-validate="strict-op-spec-alignment" -o /dev/null
+// RUN: onnx-tosa-opt %s --convert-onnx-to-tosa | mlir-opt --tosa-attach-target="profiles=pro_int,pro_fp level=none" --tosa-validate="strict-op-spec-alignment" -o /dev/null
 
 // CHECK-LABEL: func.func @maxpool
 // CHECK-SAME: -> tensor<1x3x4x4xf32>
@@ -104,4 +104,19 @@ func.func @avgpool3d(%x: tensor<1x1x3x2x2xf32>) -> !onnx.unknown {
 func.func @lppool(%x: tensor<1x1x4x4xf32>) -> !onnx.unknown {
   %0 = onnx.node "LpPool"(%x) {attrs = {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>}, domain = "", node_name = "p", opset = 18 : i64} : (tensor<1x1x4x4xf32>) -> !onnx.unknown
   return %0 : !onnx.unknown
+}
+
+// MaxUnpool: X scattered at the flat indices I into zeros of the unpooled
+// shape [1, 1, 4, 4] plus one spare element (for out-of-range indices),
+// then zero-padded to the declared output shape [1, 1, 5, 5].
+// CHECK-LABEL: func.func @max_unpool
+// CHECK-SAME: -> tensor<1x1x5x5xf32>
+// CHECK: tosa.select {{.*}} -> tensor<1x4xi32>
+// CHECK: %[[Z:.*]] = "tosa.const"() <{values = dense<0.000000e+00> : tensor<1x17x1xf32>}>
+// CHECK: tosa.scatter %[[Z]], {{.*}} : (tensor<1x17x1xf32>, tensor<1x4xi32>, tensor<1x4x1xf32>) -> tensor<1x17x1xf32>
+// CHECK: tosa.slice {{.*}} -> tensor<1x16x1xf32>
+// CHECK: tosa.pad {{.*}} -> tensor<1x1x5x5xf32>
+func.func @max_unpool(%x: tensor<1x1x2x2xf32>, %i: tensor<1x1x2x2xi64>, %s: tensor<4xi64>) -> tensor<1x1x5x5xf32> {
+  %0 = onnx.node "MaxUnpool"(%x, %i, %s) {attrs = {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>}, domain = "", node_name = "unpool", opset = 22 : i64} : (tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>, tensor<4xi64>) -> tensor<1x1x5x5xf32>
+  return %0 : tensor<1x1x5x5xf32>
 }

@@ -85,3 +85,34 @@ func.func @cumsum(%x: tensor<2x5xf32>) -> !onnx.unknown {
   %0 = onnx.node "CumSum"(%x, %axis) {attrs = {}, domain = "", node_name = "cs", opset = 14 : i64} : (tensor<2x5xf32>, tensor<i64>) -> !onnx.unknown
   return %0 : !onnx.unknown
 }
+
+// CumProd shares CumSum's shifted steps, with multiplications and the
+// shifted-in positions 1; exclusive shifts the result once more.
+// CHECK-LABEL: func.func @cumprod_exclusive
+// CHECK: %[[ONE:.*]] = "tosa.const"() <{values = dense<1.000000e+00> : tensor<1xf32>}>
+// CHECK: %[[P1:.*]] = tosa.pad %arg0, %{{.*}}, %[[ONE]]
+// CHECK: %[[S1:.*]] = tosa.slice %[[P1]]
+// CHECK: %[[M1:.*]] = tosa.mul %arg0, %[[S1]]
+// CHECK: %[[P2:.*]] = tosa.pad %[[M1]], %{{.*}}, %[[ONE]]
+// CHECK: %[[S2:.*]] = tosa.slice %[[P2]]
+// CHECK: %[[M2:.*]] = tosa.mul %[[M1]], %[[S2]]
+// CHECK: %[[P3:.*]] = tosa.pad %[[M2]], %{{.*}}, %[[ONE]]
+// CHECK: %[[Y:.*]] = tosa.slice %[[P3]]
+// CHECK: return %[[Y]]
+func.func @cumprod_exclusive(%x: tensor<2x3xf32>) -> !onnx.unknown {
+  %axis = onnx.constant "axis" dense<1> : tensor<i64> : tensor<i64>
+  %0 = onnx.node "CumProd"(%x, %axis) {attrs = {exclusive = 1 : i64}, domain = "", node_name = "cp", opset = 26 : i64} : (tensor<2x3xf32>, tensor<i64>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// An empty input has no data (a graph input of no elements is a constant):
+// reducing its empty axis gives the reduction's identity, here -inf.
+// CHECK-LABEL: func.func @reduce_max_empty_set
+// CHECK-SAME: -> tensor<2x1x4xf32>
+// CHECK: %[[C:.*]] = "tosa.const"() <{values = dense<0xFF800000> : tensor<2x1x4xf32>}>
+// CHECK: return %[[C]]
+func.func @reduce_max_empty_set(%x: tensor<2x0x4xf32>) -> !onnx.unknown {
+  %axes = onnx.constant "axes" dense<[1]> : tensor<1xi64> : tensor<1xi64>
+  %0 = onnx.node "ReduceMax"(%x, %axes) {attrs = {keepdims = 1 : i64}, domain = "", node_name = "rm", opset = 18 : i64} : (tensor<2x0x4xf32>, tensor<1xi64>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}

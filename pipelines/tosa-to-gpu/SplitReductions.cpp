@@ -1,0 +1,143 @@
+//===- SplitReductions.cpp - More threads for narrow reductions -----------===//
+//
+// `onnx-tosa-split-reductions` runs on fused linalg on tensors. Loops are
+// distributed one thread per parallel iteration, each thread running its
+// reduction serially; a reduction over few rows (LayerNorm, Softmax, the
+// mean of a small batch: 128 rows of 768 in BERT-base at batch 1) then keeps
+// only a handful of warps busy, each waiting on one load after another.
+// Such a reduction is split in two: the reduction dimension K becomes
+// [K / r, r] with the r dimension parallel, so r times as many threads each
+// reduce K / r elements (neighbouring threads reading neighbouring
+// elements), and a second op combines the r partial results per row.
+//
+//===----------------------------------------------------------------------===//
+#include "TosaToGpu.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Pass/Pass.h"
+
+using namespace mlir;
+
+namespace onnx_tosa {
+namespace {
+
+/// A reduction is split when it has fewer parallel iterations than this
+/// (about 64 warps' worth of threads per H200 SM would be 8448 x 132; a few
+/// thousand threads leave most SMs idle)...
+constexpr int64_t kFewThreads = 16384;
+/// ... and at least this many elements per row.
+constexpr int64_t kLongRow = 64;
+/// The largest split: threads per row, and the least each thread keeps.
+constexpr int64_t kMaxRatio = 64;
+constexpr int64_t kMinPerThread = 4;
+
+/// The split ratio for `op`, or 0 to leave it alone.
+int64_t chooseRatio(linalg::LinalgOp op) {
+  if (op.getNumReductionLoops() != 1 || op.getNumDpsInits() != 1 ||
+      op.hasDynamicShape())
+    return 0;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t parallel = 1, reduction = 0;
+  for (auto [range, kind] : llvm::zip(ranges, op.getIteratorTypesArray())) {
+    if (kind == utils::IteratorType::reduction)
+      reduction = range;
+    else
+      parallel *= range;
+  }
+  if (parallel >= kFewThreads || reduction < kLongRow)
+    return 0;
+  for (int64_t r = kMaxRatio; r >= 2; r /= 2)
+    if (reduction % r == 0 && reduction / r >= kMinPerThread &&
+        parallel * r <= 8 * kFewThreads)
+      return r;
+  return 0;
+}
+
+struct SplitReductionsPass
+    : PassWrapper<SplitReductionsPass, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(SplitReductionsPass)
+  StringRef getArgument() const override {
+    return "onnx-tosa-split-reductions";
+  }
+  StringRef getDescription() const override {
+    return "Split reductions over few long rows into two reductions with "
+           "more parallel iterations";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<linalg::LinalgDialect, tensor::TensorDialect>();
+  }
+
+  void runOnOperation() override {
+    SmallVector<std::pair<linalg::LinalgOp, int64_t>> work;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (!op.hasPureTensorSemantics())
+        return;
+      if (int64_t r = chooseRatio(op))
+        work.push_back({op, r});
+    });
+    IRRewriter rewriter(&getContext());
+    for (auto [linalgOp, splitRatio] : work) {
+      linalg::LinalgOp op = linalgOp;
+      int64_t ratio = splitRatio;
+      rewriter.setInsertionPoint(op);
+      // Named reductions (linalg.reduce) are split in their generic form.
+      linalg::LinalgOp target = op;
+      if (!isa<linalg::GenericOp>(op.getOperation())) {
+        FailureOr<linalg::GenericOp> generic =
+            linalg::generalizeNamedOp(rewriter, op);
+        if (failed(generic))
+          continue;
+        target = *generic;
+      }
+      unsigned outRank =
+          cast<ShapedType>(target.getDpsInits()[0].getType()).getRank();
+      auto control = [&](linalg::LinalgOp) {
+        linalg::SplitReductionOptions options;
+        options.ratio = ratio;
+        // The new parallel dimension is the innermost one of the partial
+        // results, and the inner one of [K / r, r]: consecutive threads
+        // read consecutive elements.
+        options.index = outRank;
+        options.innerParallel = true;
+        return options;
+      };
+      // The partial results start at the combiner's neutral element
+      // (arith::getNeutralElement: -inf for maximumf, NaN for maxnumf, as
+      // REDUCE_MAX with nan_mode = IGNORE has). A reduction whose combiner
+      // has none (argmax, ...) makes splitReduction fail before it creates
+      // anything: it stays one reduction (generic, which computes the same);
+      // that is not an error.
+      FailureOr<linalg::SplitReductionResult> split =
+          linalg::splitReduction(rewriter, target, control);
+      if (failed(split))
+        continue;
+      // The split op iterates [..., K / r (reduction), r (parallel)]: put
+      // the parallel loops first, so that all of them are distributed over
+      // threads and only the K / r loop runs inside each.
+      auto generic = dyn_cast<linalg::GenericOp>(
+          split->splitLinalgOp.getOperation());
+      if (!generic)
+        continue;
+      SmallVector<unsigned> order;
+      for (auto [i, kind] : llvm::enumerate(generic.getIteratorTypesArray()))
+        if (kind == utils::IteratorType::parallel)
+          order.push_back(i);
+      for (auto [i, kind] : llvm::enumerate(generic.getIteratorTypesArray()))
+        if (kind == utils::IteratorType::reduction)
+          order.push_back(i);
+      rewriter.setInsertionPoint(generic);
+      (void)linalg::interchangeGenericOp(rewriter, generic, order);
+    }
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> createSplitReductionsPass() {
+  return std::make_unique<SplitReductionsPass>();
+}
+
+} // namespace onnx_tosa

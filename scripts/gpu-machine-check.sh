@@ -8,8 +8,10 @@
 #   scripts/conformance.sh --no-build --target=vulkan --compile-only
 #   scripts/tosa-conformance.sh --target=cuda --compile-only
 #   scripts/tosa-conformance.sh --target=vulkan --compile-only
-# then, on the GPU machine, with .devcarry, build/bin/onnx-tosa-run,
-# build/conformance/cache and build/tosa-conformance brought along:
+# and, since the compiled caches are thousands of small files, packed:
+#   tar -cJf .devcarry/compiled.tar.xz build/conformance/cache \
+#       build/tosa-conformance
+# then, on the GPU machine, with .devcarry brought along:
 #   scripts/gpu-machine-check.sh OUTDIR
 # It runs the runtime tests (CUDA execution included), the end-to-end models
 # on CUDA and on Vulkan against onnxruntime, the ONNX conformance suite and
@@ -21,6 +23,10 @@ OUTDIR=${1:?usage: gpu-machine-check.sh OUTDIR}
 mkdir -p "$OUTDIR"
 export PYTHONUNBUFFERED=1
 JOBS=$(nproc)
+
+if [[ -f .devcarry/compiled.tar.xz ]]; then
+  tar -xJf .devcarry/compiled.tar.xz
+fi
 
 # The runtime tests look for their kernels and the run tool where the build
 # put them.
@@ -44,10 +50,6 @@ echo "== ONNX conformance, cuda"
 scripts/conformance.sh --no-build --target=cuda --precompiled --update-xfail \
   -j "$JOBS" 2>&1 | tail -5
 cp build/conformance-cuda.json test/conformance/xfail-cuda.txt "$OUTDIR/"
-
-echo "== ONNX conformance, vulkan on this GPU"
-scripts/conformance.sh --no-build --target=vulkan --precompiled -j "$JOBS" \
-  --results="$OUTDIR/conformance-vulkan-gpu.json" 2>&1 | tail -5
 
 echo "== TOSA conformance, cuda"
 # References and artifacts come from the build machine (--compile-only);
@@ -75,3 +77,7 @@ for m in mlp lenet cnn_misc; do
     --random-inputs --output-dir=/tmp/bench --quiet --benchmark=200 |
     sed "s/^/$m vulkan: /"
 done
+
+echo "== ONNX conformance, vulkan on this GPU"
+scripts/conformance.sh --no-build --target=vulkan --precompiled -j "$JOBS" \
+  --results="$OUTDIR/conformance-vulkan-gpu.json" 2>&1 | tail -5

@@ -238,6 +238,16 @@ DenseElementsAttr tileAttr(DenseElementsAttr attr,
   });
 }
 
+Shape broadcastStrides(ArrayRef<int64_t> shape, int64_t rank) {
+  Shape strides(rank, 0);
+  int64_t stride = 1;
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+    strides[rank - shape.size() + d] = shape[d] == 1 ? 0 : stride;
+    stride *= shape[d];
+  }
+  return strides;
+}
+
 FailureOr<DenseElementsAttr>
 mapIntegers(ArrayRef<DenseElementsAttr> operands, RankedTensorType outType,
             function_ref<std::optional<int64_t>(ArrayRef<int64_t>)> fn) {
@@ -247,14 +257,8 @@ mapIntegers(ArrayRef<DenseElementsAttr> operands, RankedTensorType outType,
   SmallVector<Shape> strides; // 0 along broadcast dimensions
   for (DenseElementsAttr op : operands) {
     values.push_back(toInts(op));
-    ArrayRef<int64_t> shape = cast<RankedTensorType>(op.getType()).getShape();
-    Shape s(rank, 0);
-    int64_t stride = 1;
-    for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
-      s[rank - shape.size() + d] = shape[d] == 1 ? 0 : stride;
-      stride *= shape[d];
-    }
-    strides.push_back(s);
+    strides.push_back(broadcastStrides(
+        cast<RankedTensorType>(op.getType()).getShape(), rank));
   }
   int64_t count = outType.getNumElements();
   SmallVector<int64_t> out;

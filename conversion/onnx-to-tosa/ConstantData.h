@@ -46,6 +46,10 @@ concatAttr(llvm::ArrayRef<mlir::DenseElementsAttr> attrs, int64_t axis);
 mlir::DenseElementsAttr tileAttr(mlir::DenseElementsAttr attr,
                                  llvm::ArrayRef<int64_t> multiples);
 
+/// Row-major strides of an operand of `shape` broadcast to rank `rank`
+/// (right-aligned): 0 along its size-1 and missing dimensions.
+Shape broadcastStrides(llvm::ArrayRef<int64_t> shape, int64_t rank);
+
 /// Applies `fn` elementwise to integer (or boolean) constants with numpy
 /// broadcasting; the result has `outType`, the broadcast shape. Fails when
 /// `fn` does (e.g. on a division by zero).

@@ -8,6 +8,7 @@
 // constants are computed at compile time (see TosaBuilder::foldIntegers).
 //
 //===----------------------------------------------------------------------===//
+#include "conversion/onnx-to-tosa/ExactArithmetic.h"
 #include "conversion/onnx-to-tosa/NodeContext.h"
 
 #include <cmath>
@@ -269,23 +270,11 @@ LegalizeResult sign(NodeContext &ctx) {
 }
 
 /// Round: to nearest, ties to even (TOSA has no rounding op):
-/// r = floor(x), d = x - r; r + 1 when d > 0.5 or (d == 0.5 and r is odd).
+/// Round: half to even (ExactArithmetic.h).
 LegalizeResult round(NodeContext &ctx) {
   if (failed(checkOperands(ctx, 1, Elt::Float)))
     return failure();
-  TosaBuilder &t = ctx.tosa;
-  Value x = ctx.input(0);
-  Value r = t.unary<tosa::FloorOp>(x);
-  Value d = t.sub(x, r);
-  Value half = t.scalarLike(x, 0.5);
-  Value halfR = t.unary<tosa::FloorOp>(t.mul(r, half));
-  Value odd = t.unary<tosa::LogicalNotOp>(
-      t.compare<tosa::EqualOp>(t.mul(halfR, t.scalarLike(x, 2)), r));
-  Value tieToOdd =
-      t.binary<tosa::LogicalAndOp>(t.compare<tosa::EqualOp>(d, half), odd);
-  Value up = t.binary<tosa::LogicalOrOp>(t.compare<tosa::GreaterOp>(d, half),
-                                         tieToOdd);
-  return Values{t.select(up, t.add(r, t.scalarLike(x, 1)), r)};
+  return Values{roundHalfEven(ctx.tosa, ctx.input(0))};
 }
 
 /// IsNaN(X): X != X.

@@ -110,16 +110,8 @@ Value foldF32(TosaBuilder &t, ValueRange operands,
   }
   int64_t rank = shape.size();
   SmallVector<Shape> strides; // 0 along broadcast dimensions
-  for (Value v : operands) {
-    ArrayRef<int64_t> dims = t.shapeOf(v);
-    Shape s(rank, 0);
-    int64_t stride = 1;
-    for (int64_t d = static_cast<int64_t>(dims.size()) - 1; d >= 0; --d) {
-      s[rank - dims.size() + d] = dims[d] == 1 ? 0 : stride;
-      stride *= dims[d];
-    }
-    strides.push_back(s);
-  }
+  for (Value v : operands)
+    strides.push_back(broadcastStrides(t.shapeOf(v), rank));
   SmallVector<double> out;
   SmallVector<float> args(operands.size());
   Shape idx(rank, 0);

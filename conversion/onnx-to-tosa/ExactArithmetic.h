@@ -19,8 +19,10 @@ namespace onnx_tosa {
 mlir::Value foldF32(TosaBuilder &t, mlir::ValueRange operands,
                     llvm::function_ref<float(llvm::ArrayRef<float>)> fn);
 
-/// Round half to even of f32 `x`: r = floor(x), d = x - r; r + 1 when
-/// d > 0.5 or (d == 0.5 and r is odd).
+/// Round half to even of floating-point `x` (any float type; TOSA has no
+/// rounding op, and a CAST to integer and back would saturate outside the
+/// i32 range): r = floor(x), d = x - r; r + 1 when d > 0.5 or (d == 0.5 and
+/// r is odd).
 mlir::Value roundHalfEven(TosaBuilder &t, mlir::Value x);
 
 /// fl(x / s), the correctly rounded f32 quotient, where |x / s| <= 2^17

@@ -22,6 +22,7 @@
 // and convolves the samples with a matmul.
 //
 //===----------------------------------------------------------------------===//
+#include "conversion/onnx-to-tosa/ExactArithmetic.h"
 #include "conversion/onnx-to-tosa/NodeContext.h"
 
 using namespace mlir;
@@ -37,22 +38,6 @@ struct Axis {
   int64_t size;
   double lo, hi; ///< the borders of the image in pixel coordinates
 };
-
-/// Rounds to nearest, ties to even (TOSA has no rounding op; a CAST to
-/// integer and back would saturate outside the i32 range).
-Value roundHalfEven(TosaBuilder &t, Value x) {
-  Value r = t.unary<tosa::FloorOp>(x);
-  Value frac = t.sub(x, r);
-  Value half = t.scalarLike(x, 0.5);
-  Value halfR = t.unary<tosa::FloorOp>(t.mul(r, half));
-  Value odd = t.unary<tosa::LogicalNotOp>(
-      t.compare<tosa::EqualOp>(t.mul(halfR, t.scalarLike(x, 2)), r));
-  Value tieToOdd =
-      t.binary<tosa::LogicalAndOp>(t.compare<tosa::EqualOp>(frac, half), odd);
-  Value up = t.binary<tosa::LogicalOrOp>(t.compare<tosa::GreaterOp>(frac, half),
-                                         tieToOdd);
-  return t.select(up, t.add(r, t.scalarLike(x, 1)), r);
-}
 
 /// x reflected at the borders lo and hi until it lies in [lo, hi]. The
 /// reference reflects repeatedly at the nearer border; that is the periodic

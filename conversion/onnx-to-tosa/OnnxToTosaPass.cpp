@@ -476,6 +476,26 @@ LogicalResult convertNode(OpBuilder &builder, onnx::NodeOp node,
   return success();
 }
 
+/// Converts the ops of `block` in order: onnx.constant to tosa.const, each
+/// onnx.node through its handler. Returns the first node that could not be
+/// converted (its error already reported), or null.
+onnx::NodeOp convertOps(OpBuilder &builder, Block &block,
+                        DemotedValues &demoted) {
+  for (Operation &op : llvm::make_early_inc_range(block)) {
+    if (auto constant = dyn_cast<onnx::ConstantOp>(op)) {
+      builder.setInsertionPoint(constant);
+      Value c = tosa::ConstOp::create(builder, constant.getLoc(),
+                                      constant.getType(), constant.getValue());
+      constant.replaceAllUsesWith(c);
+      constant.erase();
+    } else if (auto node = dyn_cast<onnx::NodeOp>(op)) {
+      if (failed(convertNode(builder, node, demoted)))
+        return node;
+    }
+  }
+  return {};
+}
+
 LogicalResult convertFunction(func::FuncOp func) {
   if (func.isExternal())
     return success();
@@ -521,18 +541,8 @@ LogicalResult convertFunction(func::FuncOp func) {
     entryOf[demoted] = arg;
   }
 
-  for (Operation &op : llvm::make_early_inc_range(body)) {
-    if (auto constant = dyn_cast<onnx::ConstantOp>(op)) {
-      builder.setInsertionPoint(constant);
-      Value c = tosa::ConstOp::create(builder, constant.getLoc(),
-                                      constant.getType(), constant.getValue());
-      constant.replaceAllUsesWith(c);
-      constant.erase();
-    } else if (auto node = dyn_cast<onnx::NodeOp>(op)) {
-      if (failed(convertNode(builder, node, demoted)))
-        return failure();
-    }
-  }
+  if (convertOps(builder, body, demoted))
+    return failure();
 
   // Graph outputs get their ONNX types back: demoted run-time data is
   // widened, and int64/float64 constants are returned as they are. So are
@@ -661,19 +671,10 @@ FailureOr<Values> legalizeSubgraph(OpBuilder &b, Region &subgraph,
   });
   OpBuilder builder(b.getContext());
   DemotedValues demoted;
-  for (Operation &op : llvm::make_early_inc_range(scratch)) {
-    if (auto constant = dyn_cast<onnx::ConstantOp>(op)) {
-      builder.setInsertionPoint(constant);
-      Value c = tosa::ConstOp::create(builder, constant.getLoc(),
-                                      constant.getType(), constant.getValue());
-      constant.replaceAllUsesWith(c);
-      constant.erase();
-    } else if (auto node = dyn_cast<onnx::NodeOp>(op)) {
-      if (failed(convertNode(builder, node, demoted))) {
-        why = first.empty() ? describe(node) + ": cannot be legalized" : first;
-        return failure();
-      }
-    }
+  if (onnx::NodeOp failedNode = convertOps(builder, scratch, demoted)) {
+    why =
+        first.empty() ? describe(failedNode) + ": cannot be legalized" : first;
+    return failure();
   }
   Operation *yield = scratch.getTerminator();
   Values results(yield->getOperands());

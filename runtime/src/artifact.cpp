@@ -104,12 +104,18 @@ private:
   }
 };
 
-void writeBinding(Writer &w, const TensorBinding &b) {
-  w.str(b.name);
-  w.u32(static_cast<uint32_t>(b.dtype));
-  w.u64(b.shape.size());
-  for (int64_t d : b.shape)
+/// Name, dtype and shape: how bindings and frozen inputs both start.
+void writeTensorDecl(Writer &w, const std::string &name, DType dtype,
+                     const std::vector<int64_t> &shape) {
+  w.str(name);
+  w.u32(static_cast<uint32_t>(dtype));
+  w.u64(shape.size());
+  for (int64_t d : shape)
     w.i64(d);
+}
+
+void writeBinding(Writer &w, const TensorBinding &b) {
+  writeTensorDecl(w, b.name, b.dtype, b.shape);
   w.u32(b.buffer);
 }
 
@@ -192,17 +198,23 @@ private:
 
 bool validDType(uint32_t v) { return dtypeSize(static_cast<DType>(v)) != 0; }
 
-void readBinding(Reader &r, TensorBinding &b) {
-  r.str("binding name", b.name);
-  uint32_t dt = r.u32("binding dtype");
+/// The counterpart of writeTensorDecl; `what` names the field in errors.
+void readTensorDecl(Reader &r, const std::string &what, std::string &name,
+                    DType &dtype, std::vector<int64_t> &shape) {
+  r.str((what + " name").c_str(), name);
+  uint32_t dt = r.u32((what + " dtype").c_str());
   if (r.ok() && !validDType(dt))
-    r.fail("binding dtype", "unknown dtype " + std::to_string(dt) +
-                                " for tensor '" + b.name + "'");
-  b.dtype = static_cast<DType>(dt);
-  uint64_t rank = r.count("binding shape", 8);
-  b.shape.resize(rank);
+    r.fail((what + " dtype").c_str(), "unknown dtype " + std::to_string(dt) +
+                                          " for tensor '" + name + "'");
+  dtype = static_cast<DType>(dt);
+  uint64_t rank = r.count((what + " shape").c_str(), 8);
+  shape.resize(rank);
   for (uint64_t i = 0; i < rank && r.ok(); ++i)
-    b.shape[i] = r.i64("binding dim");
+    shape[i] = r.i64((what + " dim").c_str());
+}
+
+void readBinding(Reader &r, TensorBinding &b) {
+  readTensorDecl(r, "binding", b.name, b.dtype, b.shape);
   b.buffer = r.u32("binding buffer");
 }
 
@@ -268,16 +280,7 @@ bool parse(Reader &r, Artifact &a) {
   a.frozenInputs.resize(n);
   for (uint64_t i = 0; i < n && r.ok(); ++i) {
     FrozenInput &f = a.frozenInputs[i];
-    r.str("frozen input name", f.name);
-    uint32_t dt = r.u32("frozen input dtype");
-    if (r.ok() && !validDType(dt))
-      r.fail("frozen input dtype", "unknown dtype " + std::to_string(dt) +
-                                       " for input '" + f.name + "'");
-    f.dtype = static_cast<DType>(dt);
-    uint64_t rank = r.count("frozen input shape", 8);
-    f.shape.resize(rank);
-    for (uint64_t j = 0; j < rank && r.ok(); ++j)
-      f.shape[j] = r.i64("frozen input dim");
+    readTensorDecl(r, "frozen input", f.name, f.dtype, f.shape);
     r.blob("frozen input data", f.data);
   }
 
@@ -325,11 +328,7 @@ std::vector<uint8_t> serializeArtifact(const Artifact &a) {
   }
   w.u64(a.frozenInputs.size());
   for (const FrozenInput &f : a.frozenInputs) {
-    w.str(f.name);
-    w.u32(static_cast<uint32_t>(f.dtype));
-    w.u64(f.shape.size());
-    for (int64_t d : f.shape)
-      w.i64(d);
+    writeTensorDecl(w, f.name, f.dtype, f.shape);
     w.blob(f.data.data(), f.data.size());
   }
   return std::move(w.out);

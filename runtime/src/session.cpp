@@ -304,10 +304,14 @@ Status ot_session::takeFrozenInputs(const ot_host_tensor *given, size_t count,
 Status ot_session::run(const ot_host_tensor *in, size_t numIn,
                        const ot_host_tensor *out, size_t numOut) {
   std::vector<const ot_host_tensor *> inBySlot, outBySlot;
+  // Only an artifact with frozen inputs pays for sorting them out.
   std::vector<ot_host_tensor> live;
-  OT_RETURN_IF_ERROR(takeFrozenInputs(in, numIn, live));
-  OT_RETURN_IF_ERROR(
-      matchTensors("input", inputs, live.data(), live.size(), inBySlot));
+  if (!frozenInputs.empty()) {
+    OT_RETURN_IF_ERROR(takeFrozenInputs(in, numIn, live));
+    in = live.data();
+    numIn = live.size();
+  }
+  OT_RETURN_IF_ERROR(matchTensors("input", inputs, in, numIn, inBySlot));
   OT_RETURN_IF_ERROR(matchTensors("output", outputs, out, numOut, outBySlot));
   std::string missing;
   for (size_t s = 0; s < inputs.size(); ++s)

@@ -43,7 +43,7 @@ CRASH_MARKERS = ("Assertion", "Segmentation fault", "Stack dump",
                  "core dumped", "UNREACHABLE")
 
 # Bump when the way artifacts are produced changes, to drop cached ones.
-CACHE_FORMAT = "1"
+CACHE_FORMAT = "2"
 
 COMPILE_ERROR_RE = re.compile(
     r"^onnx-tosa-compile: error: (?:(?P<stage>[a-z]+): )?(?P<msg>.*)$", re.M)
@@ -264,19 +264,24 @@ def input_names(case: Case, count: int) -> list[str]:
                      f"graph inputs")
 
 
+def _first_data_set_inputs(case: Case) -> dict:
+    """Graph input name -> value in the case's first data set."""
+    sets = case.data_sets()
+    if not sets:
+        return {}
+    files = sorted(sets[0].glob("input_*.pb"),
+                   key=lambda p: int(p.stem.split("_")[1]))
+    return {name: pb for name, pb in zip(input_names(case, len(files)), files)}
+
+
 def shape_args(case: Case) -> list[str]:
     """--input-shape for the inputs without a static shape, from the first
     data set (the compiler wants static shapes; the cases have one data
     set each, and the shapes are part of the artifact's cache key)."""
     if not case.dynamic_inputs:
         return []
-    sets = case.data_sets()
-    if not sets:
-        return []
-    files = sorted(sets[0].glob("input_*.pb"),
-                   key=lambda p: int(p.stem.split("_")[1]))
     args = []
-    for name, pb in zip(input_names(case, len(files)), files):
+    for name, pb in _first_data_set_inputs(case).items():
         if name in case.dynamic_inputs:
             shape = _load_tensor(pb).shape
             dims = "x".join(str(d) for d in shape) if shape else ""
@@ -311,16 +316,6 @@ PRECOMPILED_MISS = ("no precompiled artifact for this model: compile the "
 FREEZE_HINT_RE = re.compile(r"--freeze-input (\S+?)=FILE\.npy")
 
 
-def _first_data_set_inputs(case: Case) -> dict:
-    """Graph input name -> value in the case's first data set."""
-    sets = case.data_sets()
-    if not sets:
-        return {}
-    files = sorted(sets[0].glob("input_*.pb"),
-                   key=lambda p: int(p.stem.split("_")[1]))
-    return {name: pb for name, pb in zip(input_names(case, len(files)), files)}
-
-
 def _compile(ctx: Context, case: Case, work: Path, repl):
     """(artifact path or None, failure or None, from the cache?, names of
     the inputs frozen).
@@ -334,10 +329,9 @@ def _compile(ctx: Context, case: Case, work: Path, repl):
     frozen: dict = {}
     flags = []
     while True:
-        artifact, failure, cached = _compile_once(ctx, case, work, repl,
-                                                  flags)
-        wanted = [] if failure is None else [
-            n for n in FREEZE_HINT_RE.findall(failure[1]) if n not in frozen]
+        artifact, failure, cached, hinted = _compile_once(ctx, case, work,
+                                                          repl, flags)
+        wanted = [n for n in hinted if n not in frozen]
         if not wanted or len(frozen) >= 8:
             return artifact, failure, cached, sorted(frozen)
         values = _first_data_set_inputs(case)
@@ -352,7 +346,9 @@ def _compile(ctx: Context, case: Case, work: Path, repl):
 
 def _compile_once(ctx: Context, case: Case, work: Path, repl, freeze_flags):
     """One compile (or cache lookup): (artifact or None, failure or None,
-    from the cache?)."""
+    from the cache?, the graph inputs the compiler asks to freeze). The
+    names come from the whole error output, which the one-line failure
+    message may cut short."""
     from cases import file_sha256
     flags = [*ctx.extra_compile_args, *shape_args(case)]
     # The cache key names frozen values by content, not by their file.
@@ -366,18 +362,19 @@ def _compile_once(ctx: Context, case: Case, work: Path, repl, freeze_flags):
                                              file_sha256(case.model_path),
                                              key_flags)
         if art_cache.exists():
-            return art_cache, None, True
+            return art_cache, None, True, []
         if fail_cache.exists():
             try:
                 rec = json.loads(fail_cache.read_text())
                 # A timeout or crash is kept only for --precompiled runs
                 # (whose machine cannot compile); other runs try again.
                 if not rec.get("transient") or ctx.precompiled:
-                    return None, (rec["stage"], rec["error"]), True
+                    return (None, (rec["stage"], rec["error"]), True,
+                            rec.get("freeze", []))
             except (ValueError, KeyError):
                 pass
     if ctx.precompiled:
-        return None, ("harness", PRECOMPILED_MISS), False
+        return None, ("harness", PRECOMPILED_MISS), False, []
     artifact = work / "model.otsa"
     proc = call([ctx.compiler, case.model_path, f"--target={ctx.target}",
                  "-o", artifact, *flags],
@@ -387,18 +384,20 @@ def _compile_once(ctx: Context, case: Case, work: Path, repl, freeze_flags):
     if failure is None and not artifact.exists():
         failure = ("artifact", "onnx-tosa-compile exited 0 but wrote no "
                    "artifact")
+    hinted = list(dict.fromkeys(FREEZE_HINT_RE.findall(proc.stderr or "")))
     if ctx.cache_dir is None:
-        return (None, failure, False) if failure else (artifact, None, False)
+        return ((None, failure, False, hinted) if failure
+                else (artifact, None, False, []))
     if failure is None:
         _atomic_write(art_cache, artifact.read_bytes())
-        return art_cache, None, False
+        return art_cache, None, False, []
     # What the compiler decided by itself is cached; a timeout or a crash
     # may depend on the machine's load, so it is marked transient.
     transient = failure[0] not in COMPILER_STAGES + ("compile",)
     _atomic_write(fail_cache, json.dumps(
-        {"stage": failure[0], "error": failure[1],
+        {"stage": failure[0], "error": failure[1], "freeze": hinted,
          "transient": transient}).encode())
-    return None, failure, False
+    return None, failure, False, hinted
 
 
 def run_case(ctx: Context, case: Case) -> dict:

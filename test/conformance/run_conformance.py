@@ -324,8 +324,7 @@ def summarize(args, results, listed, wall, full):
     log("")
     log(f"conformance ({args.target}): {total} cases in {fmt_seconds(wall)} "
         f"with {args.jobs} jobs")
-    frozen = sum(r["status"] == "pass" and bool(r.get("frozen_inputs"))
-                 for r in results.values())
+    frozen = S.frozen_passes(results)
     log(f"  passed {passed} ({S._pct(passed, total)}"
         + (f"; {frozen} with frozen inputs" if frozen else "") + "), failed "
         f"{total - passed}" + (": " + ", ".join(

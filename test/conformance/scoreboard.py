@@ -84,6 +84,12 @@ def _pct(n: int, d: int) -> str:
     return f"{100.0 * n / d:.1f}%" if d else "-"
 
 
+def frozen_passes(cases: dict) -> int:
+    """Passing cases that needed --freeze-input."""
+    return sum(r["status"] == "pass" and bool(r.get("frozen_inputs"))
+               for r in cases.values())
+
+
 def _expectation_counts(run: dict) -> Counter:
     return Counter(r.get("expectation", "") for r in run["cases"].values())
 
@@ -164,8 +170,7 @@ def render(runs: list[dict]) -> str:
         cases = run["cases"]
         total = len(cases)
         passed = sum(r["status"] == "pass" for r in cases.values())
-        frozen = sum(r["status"] == "pass" and bool(r.get("frozen_inputs"))
-                     for r in cases.values())
+        frozen = frozen_passes(cases)
         exp = _expectation_counts(run)
         out.append(
             f"| {t} | {run.get('device_name') or run.get('device', '')} | "

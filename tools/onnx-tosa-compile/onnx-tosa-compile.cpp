@@ -279,7 +279,6 @@ int main(int argc, char **argv) {
                   "' (expected NAME=DIMxDIMx..., e.g. x=1x3x224x224)");
     importOptions.inputShapes[name] = shape;
   }
-  std::vector<onnx_tosa::FrozenInput> frozenInputs;
   for (const std::string &spec : freezeInputs) {
     auto [name, file] = StringRef(spec).split('=');
     if (name.empty() || file.empty())
@@ -293,7 +292,6 @@ int main(int argc, char **argv) {
     frozen.dataType = static_cast<int32_t>(arr.dtype);
     frozen.shape = arr.shape;
     frozen.bytes.assign(arr.data.begin(), arr.data.end());
-    frozenInputs.push_back({name.str(), arr.dtype, arr.shape, arr.data});
   }
 
   DialectRegistry registry;
@@ -444,7 +442,13 @@ int main(int argc, char **argv) {
   artifact.modelName = llvm::sys::path::stem(inputPath).str();
   if (failed(onnx_tosa::exportArtifact(*module, target, kernels, artifact)))
     return diags.report("artifact") | 1;
-  artifact.frozenInputs = frozenInputs;
+  // The artifact refuses any other value for a frozen input.
+  for (const auto &kv : importOptions.frozenInputs) {
+    const onnx_tosa::FrozenValue &v = kv.getValue();
+    artifact.frozenInputs.push_back(
+        {kv.getKey().str(), static_cast<onnx_tosa::DType>(v.dataType), v.shape,
+         std::vector<uint8_t>(v.bytes.begin(), v.bytes.end())});
+  }
   onnx_tosa::MemoryPlanStats plan = onnx_tosa::planMemory(artifact);
   if (verbose)
     llvm::errs() << kTool << ": memory plan: " << plan.buffersBefore

@@ -209,10 +209,11 @@ def run_tool(args, timeout=600):
 
 
 def ours(compiler, runner, onnx_path, target, inputs, names, work,
-         extra_compile=(), tag=None):
+         extra_compile=(), tag=None, profile_dir=None):
     """Compile, run once for the outputs, then benchmark. Returns a dict
     with compile seconds, the output array and latencies, or the error.
-    `tag` (default: the target) names the files of this configuration."""
+    `tag` (default: the target) names the files of this configuration;
+    with `profile_dir`, the per-kernel profile goes there as a text file."""
     tag = tag or target
     art = work / f"{onnx_path.stem}.{tag}.otsa"
     p, secs = run_tool([compiler, onnx_path, f"--target={target}", "-o", art,
@@ -244,6 +245,12 @@ def ours(compiler, runner, onnx_path, target, inputs, names, work,
         return {**out, "error": "benchmark: " + (p.stderr or p.stdout)[:300]}
     out.update(total_ms=float(m.group(1)), execute_ms=float(m.group(3)),
                runs=runs)
+    if profile_dir:
+        # Each kernel timed alone: where the time of this configuration goes.
+        p, _ = run_tool([runner, art, f"--device={device}", *in_args,
+                         f"--output-dir={odir}", "--quiet", "--profile=10"])
+        (profile_dir / f"{onnx_path.stem}.{tag}.txt").write_text(
+            p.stdout + p.stderr)
     return out
 
 
@@ -446,6 +453,9 @@ def main():
     ap.add_argument("--precision", choices=["fp16", "bf16"],
                     help="also run ours on CUDA with onnx-tosa-compile "
                     "--precision=PRECISION, reported as cuda_PRECISION")
+    ap.add_argument("--profile", action="store_true",
+                    help="also write each configuration's per-kernel "
+                    "profile (onnx-tosa-run --profile) to OUT/profiles/")
     ap.add_argument("--merge", type=Path, action="append", default=[],
                     help="earlier results JSON to merge into the report")
     args = ap.parse_args()
@@ -453,6 +463,9 @@ def main():
     work = args.out / "work"
     work.mkdir(exist_ok=True)
     targets = ["cuda"] + ([] if args.no_vulkan else ["vulkan"])
+    profile_dir = args.out / "profiles" if args.profile else None
+    if profile_dir:
+        profile_dir.mkdir(exist_ok=True)
 
     results = {"models": {}}
     for f in args.merge:
@@ -481,7 +494,7 @@ def main():
         np_inputs = [t.numpy() for t in inputs]
         for t in targets:
             o = ours(args.compiler, args.runner, path, t, np_inputs, names,
-                     work)
+                     work, profile_dir=profile_dir)
             o["rel_error"] = compare(o.pop("output", None), ref)
             r[t] = o
             print(f"  ours {t}: {o}", flush=True)
@@ -489,7 +502,8 @@ def main():
             key = f"cuda_{args.precision}"
             o = ours(args.compiler, args.runner, path, "cuda", np_inputs,
                      names, work,
-                     extra_compile=[f"--precision={args.precision}"], tag=key)
+                     extra_compile=[f"--precision={args.precision}"], tag=key,
+                     profile_dir=profile_dir)
             o["rel_error"] = compare(o.pop("output", None), ref)
             r[key] = o
             print(f"  ours {key}: {o}", flush=True)

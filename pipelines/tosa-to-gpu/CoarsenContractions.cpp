@@ -187,7 +187,8 @@ struct CoarsenContractionsPass
   void runOnOperation() override {
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
-      if (isa<linalg::Conv2DNhwcHwcfOp, linalg::BatchMatmulOp>(op))
+      if (isa<linalg::Conv2DNhwcHwcfOp, linalg::BatchMatmulOp>(op) &&
+          !isMarkedForTensorCores(op))
         ops.push_back(op);
     });
     IRRewriter rewriter(&getContext());

@@ -322,7 +322,10 @@ void DistributeLoopsPass::runOnOperation() {
     serial.push_back(op);
   }
   if (failed(flush()))
-    signalPassFailure();
+    return signalPassFailure();
+  // Launches built before this pass (onnx-tosa-tensor-core-matmul) had their
+  // constants hoisted out by canonicalization since: they go back in too.
+  func.walk([](gpu::LaunchOp launch) { sinkPureProducers(launch); });
 }
 
 } // namespace

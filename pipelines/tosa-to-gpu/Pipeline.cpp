@@ -107,9 +107,11 @@ struct KernelArgsNoAliasPass
     module.walk([&](gpu::GPUFuncOp func) {
       if (!func.isKernel() || aliased.contains(func))
         return;
-      for (BlockArgument arg : func.getArguments())
-        if (isa<MemRefType>(arg.getType()))
-          func.setArgAttr(arg.getArgNumber(),
+      // The body's block arguments also hold the workgroup buffers: only
+      // the function's own arguments count.
+      for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
+        if (isa<MemRefType>(func.getArgument(i).getType()))
+          func.setArgAttr(i,
                           LLVM::LLVMDialect::getNoAliasAttrName(),
                           UnitAttr::get(func.getContext()));
     });
@@ -158,7 +160,8 @@ std::unique_ptr<Pass> createCopyToLinalgPass() {
   return std::make_unique<CopyToLinalgPass>();
 }
 
-void buildTosaToLinalgPipeline(OpPassManager &pm) {
+void buildTosaToLinalgPipeline(OpPassManager &pm,
+                               const GpuPipelineOptions &options) {
   addPassPipeline(pm, "func.func(tosa-optional-decompositions),canonicalize,"
                       "func.func(tosa-infer-shapes,tosa-make-broadcastable,"
                       // ONNX is NCHW and TOSA's convolutions and pools NHWC:
@@ -186,6 +189,8 @@ void buildTosaToLinalgPipeline(OpPassManager &pm) {
                   // inputs and outputs to and from their demoted types.
                   "convert-elementwise-to-linalg),"
                   "canonicalize,linalg-fuse-elementwise-ops,canonicalize,cse");
+  if (options.tensorCores)
+    pm.addNestedPass<func::FuncOp>(createSelectTensorCoreOpsPass());
   pm.addNestedPass<func::FuncOp>(createSplitReductionsPass());
   pm.addNestedPass<func::FuncOp>(createCoarsenContractionsPass());
   addPassPipeline(pm, "canonicalize,cse");
@@ -199,6 +204,8 @@ void buildLinalgToGpuPipeline(OpPassManager &pm,
                       "function-boundary-type-conversion=identity-layout-map},"
                       "canonicalize");
   pm.addPass(createCopyToLinalgPass());
+  // Only acts on the ops onnx-tosa-select-tensor-core-ops marked.
+  pm.addNestedPass<func::FuncOp>(createTensorCoreKernelsPass());
   // Views (subview, collapse/expand_shape) fold into the loads and stores of
   // the loops, so kernels only ever see whole buffers.
   addPassPipeline(pm, "func.func(convert-linalg-to-parallel-loops),"
@@ -209,6 +216,7 @@ void buildLinalgToGpuPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createUnrollSmallLoopsPass());
   addPassPipeline(pm, "gpu-kernel-outlining,canonicalize,cse");
   pm.addPass(std::make_unique<KernelArgsNoAliasPass>());
+  pm.addPass(createAlignWorkgroupMemoryPass());
   pm.addPass(std::make_unique<KernelFpContractPass>());
 }
 
@@ -219,12 +227,17 @@ void registerTosaToGpuPasses() {
   registerPass(createSplitReductionsPass);
   registerPass(createCoarsenContractionsPass);
   registerPass(createUnrollSmallLoopsPass);
+  registerPass(createSelectTensorCoreOpsPass);
+  registerPass(createTensorCoreKernelsPass);
+  registerPass(createAlignWorkgroupMemoryPass);
   registerPass([] { return createLowerPrecisionPass("fp16"); });
   PassRegistration<KernelArgsNoAliasPass>();
   PassRegistration<KernelFpContractPass>();
   PassPipelineRegistration<>("onnx-tosa-tosa-to-linalg",
                              "TOSA to fused linalg on tensors",
-                             buildTosaToLinalgPipeline);
+                             [](OpPassManager &pm) {
+                               buildTosaToLinalgPipeline(pm, {});
+                             });
   PassPipelineRegistration<>(
       "onnx-tosa-linalg-to-gpu",
       "linalg on tensors to outlined gpu kernels and a host function",
@@ -232,7 +245,7 @@ void registerTosaToGpuPasses() {
   PassPipelineRegistration<>("onnx-tosa-tosa-to-gpu",
                              "TOSA to outlined gpu kernels",
                              [](OpPassManager &pm) {
-                               buildTosaToLinalgPipeline(pm);
+                               buildTosaToLinalgPipeline(pm, {});
                                buildLinalgToGpuPipeline(pm, {});
                              });
 }

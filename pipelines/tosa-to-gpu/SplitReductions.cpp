@@ -73,7 +73,8 @@ struct SplitReductionsPass
   void runOnOperation() override {
     SmallVector<std::pair<linalg::LinalgOp, int64_t>> work;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (!op.hasPureTensorSemantics())
+      // Tensor-core kernels keep their contraction whole.
+      if (!op.hasPureTensorSemantics() || isMarkedForTensorCores(op))
         return;
       if (int64_t r = chooseRatio(op))
         work.push_back({op, r});

@@ -19,6 +19,9 @@ namespace onnx_tosa {
 struct GpuPipelineOptions {
   /// Threads per block (CUDA) / workgroup (Vulkan) of distributed loops.
   unsigned blockSize = 256;
+  /// f16 matmuls and convolutions on tensor cores (WMMA through the gpu
+  /// dialect's subgroup MMA ops): the CUDA target.
+  bool tensorCores = false;
 };
 
 /// Appends a textual pipeline of registered pass names (as on an mlir-opt
@@ -26,7 +29,11 @@ struct GpuPipelineOptions {
 /// not parse is a programming error and aborts with the parser's message.
 void addPassPipeline(mlir::OpPassManager &pm, llvm::StringRef pipeline);
 
-void buildTosaToLinalgPipeline(mlir::OpPassManager &pm);
+void buildTosaToLinalgPipeline(mlir::OpPassManager &pm,
+                               const GpuPipelineOptions &options);
+inline void buildTosaToLinalgPipeline(mlir::OpPassManager &pm) {
+  buildTosaToLinalgPipeline(pm, {});
+}
 void buildLinalgToGpuPipeline(mlir::OpPassManager &pm,
                               const GpuPipelineOptions &options);
 
@@ -56,6 +63,22 @@ std::unique_ptr<mlir::Pass> createSplitReductionsPass();
 /// matmuls compute several outputs per thread, loading each filter / right-
 /// hand-side element once for all of them.
 std::unique_ptr<mlir::Pass> createCoarsenContractionsPass();
+
+/// `onnx-tosa-select-tensor-core-ops`: marks the linalg.batch_matmul and
+/// linalg.conv_2d_nhwc_hwcf ops (on tensors) with f16 operands and an f32
+/// result whose sizes suit the tensor-core kernel; coarsening leaves them
+/// alone.
+std::unique_ptr<mlir::Pass> createSelectTensorCoreOpsPass();
+bool isMarkedForTensorCores(mlir::Operation *op);
+
+/// `onnx-tosa-tensor-core-kernels`: each marked op on buffers becomes a
+/// gpu.launch computing it as a (implicit) GEMM with subgroup MMA ops from
+/// tiles staged in workgroup memory.
+std::unique_ptr<mlir::Pass> createTensorCoreKernelsPass();
+
+/// `onnx-tosa-align-workgroup-memory`: 128-byte alignment for the workgroup
+/// buffers of outlined kernels (WMMA needs 32-byte aligned fragments).
+std::unique_ptr<mlir::Pass> createAlignWorkgroupMemoryPass();
 
 /// `onnx-tosa-unroll-small-loops`: fully unrolls innermost scf.for loops of
 /// at most 8 iterations.

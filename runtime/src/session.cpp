@@ -11,6 +11,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstring>
@@ -75,8 +76,15 @@ struct ot_session {
   std::vector<TensorSlot> inputs, outputs;
   std::vector<FrozenInput> frozenInputs;
   ot_run_timing lastTiming{};
+  // What ot_session_profile needs: each launch as a sequence of its own
+  // (made on the first profile), and the names its results point to.
+  std::vector<LaunchSpec> specs;
+  std::vector<std::string> moduleNames;
+  std::vector<std::unique_ptr<LaunchSequence>> singleLaunches;
+  std::vector<ot_launch_profile> profile;
 
   Status load(const Artifact &a);
+  Status profileLaunches(uint32_t repetitions);
   Status run(const ot_host_tensor *in, size_t numIn, const ot_host_tensor *out,
              size_t numOut);
 
@@ -185,7 +193,9 @@ Status ot_session::load(const Artifact &a) {
     OT_RETURN_IF_ERROR(device->loadModule(a.modules[i], modules[i])
                            .withContext("module " + std::to_string(i)));
 
-  std::vector<LaunchSpec> specs(a.launches.size());
+  for (const Module &m : a.modules)
+    moduleNames.push_back(m.name);
+  specs.resize(a.launches.size());
   for (size_t i = 0; i < a.launches.size(); ++i) {
     const Launch &l = a.launches[i];
     LaunchSpec &s = specs[i];
@@ -354,6 +364,43 @@ Status ot_session::run(const ot_host_tensor *in, size_t numIn,
   return okStatus();
 }
 
+Status ot_session::profileLaunches(uint32_t repetitions) {
+  if (singleLaunches.empty()) {
+    singleLaunches.resize(specs.size());
+    for (size_t i = 0; i < specs.size(); ++i)
+      OT_RETURN_IF_ERROR(device->prepare({specs[i]}, singleLaunches[i])
+                             .withContext("profiling " + specs[i].label));
+  }
+  using Clock = std::chrono::steady_clock;
+  profile.assign(specs.size(), ot_launch_profile{});
+  std::vector<double> ms(repetitions);
+  for (size_t i = 0; i < specs.size(); ++i) {
+    for (double &t : ms) {
+      Clock::time_point start = Clock::now();
+      OT_RETURN_IF_ERROR(device->submit(*singleLaunches[i]));
+      OT_RETURN_IF_ERROR(device->wait(*singleLaunches[i]));
+      t = std::chrono::duration<double, std::milli>(Clock::now() - start)
+              .count();
+    }
+    std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
+    ot_launch_profile &p = profile[i];
+    const LaunchSpec &spec = specs[i];
+    auto module = std::find_if(
+        modules.begin(), modules.end(),
+        [&](const std::unique_ptr<DeviceModule> &m) {
+          return m.get() == spec.module;
+        });
+    p.module = moduleNames[module - modules.begin()].c_str();
+    p.entry = spec.entry.c_str();
+    for (int d = 0; d < 3; ++d) {
+      p.grid[d] = spec.grid[d];
+      p.block[d] = spec.block[d];
+    }
+    p.median_ms = ms[ms.size() / 2];
+  }
+  return okStatus();
+}
+
 namespace {
 
 Status loadSession(ot_device *device, const Artifact &a, ot_session **out) {
@@ -469,6 +516,23 @@ ot_status ot_session_last_run_timing(const ot_session *session,
     if (!session || !out_timing)
       return invalidArgument("ot_session_last_run_timing: NULL argument");
     *out_timing = session->lastTiming;
+    return okStatus();
+  });
+}
+
+ot_status ot_session_profile(ot_session *session, uint32_t repetitions,
+                             const ot_launch_profile **out_launches,
+                             size_t *out_count) {
+  return guardedCall([&]() -> Status {
+    if (!session || !out_launches || !out_count)
+      return invalidArgument("ot_session_profile: NULL argument");
+    if (repetitions < 1 || repetitions > 10000)
+      return invalidArgument("ot_session_profile: repetitions must be in "
+                             "1..10000, got " +
+                             std::to_string(repetitions));
+    OT_RETURN_IF_ERROR(session->profileLaunches(repetitions));
+    *out_launches = session->profile.data();
+    *out_count = session->profile.size();
     return okStatus();
   });
 }

@@ -119,6 +119,12 @@ cl::opt<CudaFormat> cudaFormat(
 cl::opt<unsigned> blockSize("block-size",
                             cl::desc("Threads per block / workgroup"),
                             cl::init(256), cl::cat(category));
+cl::opt<bool> tensorCores(
+    "tensor-cores",
+    cl::desc("With --precision=fp16 on CUDA, run the f16 matmuls and "
+             "convolutions whose sizes suit them on tensor cores (default: "
+             "true)"),
+    cl::init(true), cl::cat(category));
 cl::opt<std::string> dumpKernels(
     "dump-kernels",
     cl::desc("Also write every device module to DIR/<name>.ptx|.cubin|.spv"),
@@ -365,14 +371,18 @@ int main(int argc, char **argv) {
   if (emit == Emit::Tosa)
     return writeText(print);
 
+  onnx_tosa::GpuPipelineOptions gpuOptions;
+  gpuOptions.blockSize = blockSize;
+  gpuOptions.tensorCores = tensorCores && target == onnx_tosa::Target::Cuda;
   if (int rc = runPasses(*module, diags, progress, "lowering",
-                         onnx_tosa::buildTosaToLinalgPipeline))
+                         [&](OpPassManager &pm) {
+                           onnx_tosa::buildTosaToLinalgPipeline(pm,
+                                                                gpuOptions);
+                         }))
     return rc;
   if (emit == Emit::Linalg)
     return writeText(print);
 
-  onnx_tosa::GpuPipelineOptions gpuOptions;
-  gpuOptions.blockSize = blockSize;
   if (int rc = runPasses(*module, diags, progress, "lowering",
                          [&](OpPassManager &pm) {
                            onnx_tosa::buildLinalgToGpuPipeline(pm, gpuOptions);

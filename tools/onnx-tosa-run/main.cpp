@@ -44,10 +44,42 @@ options:
   --quiet                print nothing on success
   --benchmark=N          after the run, time N more runs (each: inputs up,
                          kernels, outputs down) and print median and min
+  --profile[=N]          after the run, time each kernel launch alone (N
+                         times each, default 20) and list the slowest
   --help                 show this help
 
 A bfloat16 tensor is read from and written to float32 .npy files.
 )";
+
+/// The launches that take the most time, slowest first, with their share
+/// of the sum over all launches.
+void printProfile(std::vector<ot_launch_profile> launches, unsigned reps) {
+  double total = 0;
+  for (const ot_launch_profile &l : launches)
+    total += l.median_ms;
+  std::vector<size_t> order(launches.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return launches[a].median_ms > launches[b].median_ms;
+  });
+  std::printf("profile: %zu launches, each alone (median of %u), sum %.4f "
+              "ms\n",
+              launches.size(), reps, total);
+  std::printf("  %6s %10s %6s  %-22s %-14s %s\n", "launch", "ms", "share",
+              "grid", "block", "kernel");
+  for (size_t k = 0; k < order.size() && k < 25; ++k) {
+    const ot_launch_profile &l = launches[order[k]];
+    auto dims = [](const uint32_t *d) {
+      return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" +
+             std::to_string(d[2]);
+    };
+    std::printf("  %6zu %10.4f %5.1f%%  %-22s %-14s %s::%s\n", order[k],
+                l.median_ms, total > 0 ? 100 * l.median_ms / total : 0.0,
+                dims(l.grid).c_str(), dims(l.block).c_str(), l.module,
+                l.entry);
+  }
+}
 
 /// Thrown for user-facing failures; main prints it as the one error line.
 struct CliError {
@@ -65,6 +97,7 @@ struct Options {
   std::string outputDir = ".";
   bool quiet = false;
   unsigned benchmark = 0;
+  unsigned profile = 0;
 };
 
 /// Matches "--flag=value" or "--flag value"; advances `i` past a separate
@@ -123,6 +156,16 @@ Options parseArgs(int argc, char **argv) {
         fail("--benchmark expects a run count in 1..1000000, got '" + value +
              "'");
       o.benchmark = static_cast<unsigned>(n);
+    } else if (arg == "--profile") {
+      o.profile = 20;
+    } else if (arg.rfind("--profile=", 0) == 0) {
+      std::string n = arg.substr(10);
+      char *end = nullptr;
+      unsigned long v = std::strtoul(n.c_str(), &end, 10);
+      if (n.empty() || *end || v == 0 || v > 10000)
+        fail("--profile expects a repetition count in 1..10000, got '" + n +
+             "'");
+      o.profile = static_cast<unsigned>(v);
     } else if (arg == "--quiet" || arg == "-q") {
       o.quiet = true;
     } else if (arg.size() > 1 && arg[0] == '-') {
@@ -313,6 +356,9 @@ int runTool(const Options &o) {
                 o.benchmark, ms[ms.size() / 2], ms.front(),
                 kernelMs[kernelMs.size() / 2], kernelMs.front());
   }
+
+  if (o.profile)
+    printProfile(session.profile(o.profile), o.profile);
 
   std::vector<std::string> fileNames = outputFileNames(outputs);
   for (size_t i = 0; i < results.size(); ++i) {

@@ -180,6 +180,26 @@ typedef struct ot_run_timing {
 ot_status ot_session_last_run_timing(const ot_session *session,
                                      ot_run_timing *out_timing);
 
+/* One kernel launch of the model, timed on its own by ot_session_profile. */
+typedef struct ot_launch_profile {
+  const char *module; /* the device module the kernel is in */
+  const char *entry;  /* the kernel's name in it */
+  uint32_t grid[3];
+  uint32_t block[3];
+  double median_ms; /* submit, run and wait for this launch alone */
+} ot_launch_profile;
+
+/* Times every kernel launch of the model separately: each is submitted
+ * alone `repetitions` times (1..10000) and waited for, on the buffers as the
+ * last run left them (run the model once first). The times include one
+ * submit and one wait each (some microseconds), so they show where the time
+ * goes, not the exact cost of the fused sequence. The array, in launch
+ * order, belongs to the session and stays valid until the next profile or
+ * until the session is destroyed. */
+ot_status ot_session_profile(ot_session *session, uint32_t repetitions,
+                             const ot_launch_profile **out_launches,
+                             size_t *out_count);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

@@ -170,6 +170,14 @@ public:
     return t;
   }
 
+  /// ot_session_profile: each launch timed alone, in launch order.
+  std::vector<ot_launch_profile> profile(uint32_t repetitions) {
+    const ot_launch_profile *launches = nullptr;
+    size_t count = 0;
+    detail::check(ot_session_profile(get(), repetitions, &launches, &count));
+    return std::vector<ot_launch_profile>(launches, launches + count);
+  }
+
   ot_session *get() const { return handle.get(); }
 
 private:

@@ -1,0 +1,597 @@
+//===- TensorCores.cpp - f16 contractions on tensor cores -----------------===//
+//
+// Two passes, one on each side of bufferization:
+//
+// `onnx-tosa-select-tensor-core-ops` (linalg on tensors, CUDA target) marks
+// the contractions with f16 operands and an f32 result (TOSA MATMUL and
+// CONV2D after --precision=fp16) whose static sizes suit the kernel below:
+// linalg.batch_matmul, and linalg.conv_2d_nhwc_hwcf as an implicit GEMM
+// (rows: output pixels; columns: output channels; K: filter height x width
+// x input channels, which is the HWCF filter read as a [K, F] matrix).
+// onnx-tosa-coarsen-contractions leaves marked ops alone.
+//
+// `onnx-tosa-tensor-core-kernels` (linalg on buffers) replaces each marked
+// op by a gpu.launch of its own, written with the gpu dialect's subgroup
+// MMA ops (WMMA on NVIDIA: 16x16x16 f16 products accumulated in f32):
+//  - a block computes a tile of C of (warps x fragments x 16)^2 elements,
+//    each warp its own fragments, the accumulators in registers for the
+//    whole K loop;
+//  - per step of 32 along K the block's threads copy the A and B tiles to
+//    workgroup (shared) memory with 16-byte vector loads, so that each
+//    element read from global memory serves every warp that needs it; the
+//    rows are padded by 8 halves to spread them over the memory banks while
+//    keeping the 16-byte row alignment WMMA needs;
+//  - the result fragments are stored straight to C. When the rows do not
+//    fill the last tile, C goes through workgroup memory instead and only
+//    the rows that exist are copied (A rows past the end read the last row).
+// When the zero fill that initializes C directly precedes the op, it is
+// dropped and the accumulators start at zero; otherwise they start from C
+// (a convolution's broadcast bias, say).
+//
+// Operands are addressed through a one-dimensional view of the buffer their
+// expand/collapse_shape chain starts from, so the kernel receives whole
+// buffers, as every other kernel does. An op whose operands are other views
+// (subviews) keeps its marker but stays a linalg op, lowered to loops like
+// any other.
+//
+// `onnx-tosa-align-workgroup-memory` (after outlining) gives workgroup
+// buffers 128-byte alignment: WMMA needs 32-byte aligned fragments.
+//
+//===----------------------------------------------------------------------===//
+#include "TosaToGpu.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/Pass/Pass.h"
+
+using namespace mlir;
+
+namespace onnx_tosa {
+namespace {
+
+constexpr StringLiteral kMarker = "onnx_tosa.tensor_cores";
+
+constexpr int64_t kFragment = 16;  // WMMA m16n16k16
+constexpr int64_t kWarpSize = 32;
+constexpr int64_t kTileK = 32;     // K elements per shared-memory step
+constexpr int64_t kVector = 8;     // halves per 16-byte global load
+constexpr int64_t kRowPadding = 8; // halves added to each shared-memory row
+constexpr int64_t kCPadding = 4;   // floats added to each row of staged C
+constexpr int64_t kSmCount = 132;  // H100/H200 streaming multiprocessors
+
+/// A block's shape: warpsM x warpsN warps, each fragsM x fragsN fragments.
+struct Tiling {
+  int64_t warpsM, warpsN, fragsM, fragsN;
+  int64_t tileM() const { return warpsM * fragsM * kFragment; }
+  int64_t tileN() const { return warpsN * fragsN * kFragment; }
+  int64_t threads() const { return warpsM * warpsN * kWarpSize; }
+};
+
+/// A contraction as a batch of GEMMs C[b] += A[b] x B[b], C and B dense
+/// row-major [M, N] and [K, N] per batch, A given by where element (m, k)
+/// of batch b is in its buffer (k multiple of 8: 8 consecutive k are
+/// consecutive in memory).
+struct Gemm {
+  int64_t batch, m, n, k;
+  // Convolution geometry (implicit GEMM); kh == 0 for a plain matmul.
+  int64_t oh = 0, ow = 0, kh = 0, kw = 0, c = 0, inH = 0, inW = 0;
+  // Where the input starts in its buffer (a subview of it: ONNX padding
+  // that TOSA expresses as a slice, say).
+  int64_t offN = 0, offH = 0, offW = 0;
+  int64_t strideH = 1, strideW = 1, dilationH = 1, dilationW = 1;
+};
+
+bool isF16F16F32(linalg::LinalgOp op) {
+  auto type = [](Value v) { return getElementTypeOrSelf(v.getType()); };
+  return type(op.getDpsInputs()[0]).isF16() &&
+         type(op.getDpsInputs()[1]).isF16() &&
+         type(op.getDpsInits()[0]).isF32();
+}
+
+bool hasStaticShapes(Operation *op) {
+  return llvm::all_of(op->getOperandTypes(), [](Type t) {
+    auto shaped = dyn_cast<ShapedType>(t);
+    return !shaped || shaped.hasStaticShape();
+  });
+}
+
+std::optional<Gemm> gemmOf(Operation *op) {
+  if (!hasStaticShapes(op))
+    return std::nullopt;
+  auto shape = [&](unsigned i) {
+    return cast<ShapedType>(op->getOperand(i).getType()).getShape();
+  };
+  if (auto mm = dyn_cast<linalg::BatchMatmulOp>(op)) {
+    // The default maps: no transposed or broadcast operand.
+    if (!isF16F16F32(mm) ||
+        mm.getIndexingMapsArray() !=
+            linalg::BatchMatmulOp::getDefaultIndexingMaps(op->getContext()))
+      return std::nullopt;
+    auto a = shape(0), c = shape(2);
+    if (a[0] != c[0] || shape(1)[0] != c[0])
+      return std::nullopt;
+    return Gemm{c[0], c[1], c[2], a[2]};
+  }
+  if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op)) {
+    if (!isF16F16F32(conv))
+      return std::nullopt;
+    auto in = shape(0), f = shape(1), out = shape(2);
+    Gemm g{1, out[0] * out[1] * out[2], out[3], f[0] * f[1] * f[2]};
+    g.oh = out[1];
+    g.ow = out[2];
+    g.kh = f[0];
+    g.kw = f[1];
+    g.c = f[2];
+    g.inH = in[1];
+    g.inW = in[2];
+    SmallVector<int64_t> s(conv.getStrides().getValues<int64_t>());
+    SmallVector<int64_t> d(conv.getDilations().getValues<int64_t>());
+    g.strideH = s[0];
+    g.strideW = s[1];
+    g.dilationH = d[0];
+    g.dilationW = d[1];
+    // An 8-half vector of A must stay within one filter position.
+    if (g.c % kVector != 0)
+      return std::nullopt;
+    return g;
+  }
+  return std::nullopt;
+}
+
+/// The largest tiling whose columns divide N and that still gives every
+/// multiprocessor a block or more, one whose rows also divide M preferred
+/// (rows need not divide M: the last row tile is then cut); the smallest
+/// when none fills the GPU. None when K or N do not divide.
+std::optional<Tiling> chooseTiling(const Gemm &g) {
+  if (g.k % kTileK != 0)
+    return std::nullopt;
+  const Tiling candidates[] = {{2, 2, 2, 2}, {2, 2, 1, 2}, {2, 2, 1, 1}};
+  std::optional<Tiling> best, smallest;
+  for (const Tiling &t : candidates) {
+    if (g.n % t.tileN() != 0)
+      continue;
+    smallest = t;
+    int64_t blocks = g.batch * llvm::divideCeil(g.m, t.tileM()) *
+                     (g.n / t.tileN());
+    if (blocks < kSmCount)
+      continue;
+    if (!best || (g.m % best->tileM() != 0 && g.m % t.tileM() == 0))
+      best = t;
+  }
+  return best ? best : smallest;
+}
+
+/// The buffer `v` is an expand/collapse_shape view of (itself if none), when
+/// it is dense with an identity layout, so that element (i, j, k) of `v` is
+/// element i*J*K + j*K + k of that buffer in row-major order.
+Value denseRoot(Value v) {
+  auto isDense = [](Value x) {
+    auto t = dyn_cast<MemRefType>(x.getType());
+    return t && t.hasStaticShape() && t.getLayout().isIdentity();
+  };
+  if (!isDense(v))
+    return {};
+  while (Operation *def = v.getDefiningOp()) {
+    Value src;
+    if (auto e = dyn_cast<memref::ExpandShapeOp>(def))
+      src = e.getSrc();
+    else if (auto c = dyn_cast<memref::CollapseShapeOp>(def))
+      src = c.getSrc();
+    else
+      break;
+    if (!isDense(src))
+      return {};
+    v = src;
+  }
+  return v;
+}
+
+/// The dense buffer a convolution's input is a unit-stride subview of
+/// (all channels), with `g`'s input geometry set to that buffer's; or the
+/// input's own dense root.
+Value convInputRoot(Value input, Gemm &g) {
+  auto view = input.getDefiningOp<memref::SubViewOp>();
+  if (!view)
+    return denseRoot(input);
+  auto source = cast<MemRefType>(view.getSource().getType());
+  ArrayRef<int64_t> offsets = view.getStaticOffsets();
+  if (ShapedType::isDynamicShape(offsets) ||
+      ShapedType::isDynamicShape(view.getStaticSizes()) ||
+      llvm::any_of(view.getStaticStrides(),
+                   [](int64_t s) { return s != 1; }) ||
+      view.getType().getRank() != 4 || offsets[3] != 0 ||
+      view.getStaticSizes()[3] != source.getDimSize(3))
+    return {};
+  g.inH = source.getDimSize(1);
+  g.inW = source.getDimSize(2);
+  g.offN = offsets[0];
+  g.offH = offsets[1];
+  g.offW = offsets[2];
+  return denseRoot(view.getSource());
+}
+
+/// The kernel's index arithmetic, in one place.
+struct IndexBuilder {
+  ImplicitLocOpBuilder &b;
+  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, x, y); }
+  Value add(Value x, int64_t y) { return y ? add(x, c(y)) : x; }
+  Value mul(Value x, int64_t y) {
+    return y == 1 ? x : arith::MulIOp::create(b, x, c(y)).getResult();
+  }
+  Value div(Value x, int64_t y) {
+    return y == 1 ? x : arith::DivUIOp::create(b, x, c(y)).getResult();
+  }
+  Value rem(Value x, int64_t y) {
+    return y == 1 ? c(0) : arith::RemUIOp::create(b, x, c(y)).getResult();
+  }
+  Value min(Value x, int64_t y) { return arith::MinUIOp::create(b, x, c(y)); }
+  Value lt(Value x, int64_t y) {
+    return arith::CmpIOp::create(b, arith::CmpIPredicate::ult, x, c(y));
+  }
+};
+
+/// A one-dimensional view of the whole of `root`, made inside the kernel.
+Value flatView(ImplicitLocOpBuilder &b, Value root) {
+  auto type = cast<MemRefType>(root.getType());
+  auto flat = MemRefType::get({type.getNumElements()}, type.getElementType());
+  return memref::ReinterpretCastOp::create(b, flat, root, 0,
+                                           {type.getNumElements()}, {1});
+}
+
+/// Where element (m, k) of A is, for batch `batch`; `m` is a valid row.
+Value aOffset(IndexBuilder &ix, const Gemm &g, Value batch, Value m,
+              Value k) {
+  if (g.kh == 0)
+    return ix.add(ix.mul(batch, g.m * g.k), ix.add(ix.mul(m, g.k), k));
+  // m = (n, y, x) over the output, k = (i, j, ch) over the filter; the input
+  // is NHWC and already padded.
+  Value n = ix.div(m, g.oh * g.ow);
+  Value y = ix.div(ix.rem(m, g.oh * g.ow), g.ow);
+  Value x = ix.rem(m, g.ow);
+  Value i = ix.div(k, g.kw * g.c);
+  Value j = ix.rem(ix.div(k, g.c), g.kw);
+  Value ch = ix.rem(k, g.c);
+  Value row = ix.add(ix.add(ix.mul(ix.add(n, g.offN), g.inH),
+                            ix.add(ix.mul(y, g.strideH), g.offH)),
+                     ix.mul(i, g.dilationH));
+  Value col = ix.add(ix.add(ix.mul(x, g.strideW), g.offW),
+                     ix.mul(j, g.dilationW));
+  return ix.add(ix.mul(ix.add(ix.mul(row, g.inW), col), g.c), ch);
+}
+
+class KernelBuilder {
+public:
+  KernelBuilder(ImplicitLocOpBuilder &b, const Gemm &g, const Tiling &t)
+      : b(b), ix{b}, g(g), t(t) {}
+
+  void build(Value aRoot, Value bRoot, Value cRoot, bool zeroInit);
+
+private:
+  ImplicitLocOpBuilder &b;
+  IndexBuilder ix;
+  const Gemm &g;
+  const Tiling &t;
+  // Inside the launch.
+  Value thread, batch, m0, n0, warpM, warpN, a, bm, c, smemA, smemB, smemC;
+  bool edge = false; // the last row tile is cut
+
+  int64_t ldA() const { return kTileK + kRowPadding; }
+  int64_t ldB() const { return t.tileN() + kRowPadding; }
+  int64_t ldC() const { return t.tileN() + kCPadding; }
+  Value cOffset(Value row, Value col) {
+    return ix.add(ix.mul(batch, g.m * g.n), ix.add(ix.mul(row, g.n), col));
+  }
+  void copyTiles(Value k0);
+  void copyC(bool toShared);
+  SmallVector<Value> initialAccumulators(bool zeroInit);
+  void store(ValueRange acc);
+};
+
+/// The A and B tiles at K offset `k0` to workgroup memory, each thread
+/// moving whole 8-half vectors.
+void KernelBuilder::copyTiles(Value k0) {
+  auto vecType = VectorType::get({kVector}, b.getF16Type());
+  auto copy = [&](int64_t rows, int64_t cols, Value shared, auto source) {
+    int64_t perRow = cols / kVector;
+    for (int64_t i = 0; i < rows * perRow / t.threads(); ++i) {
+      Value idx = ix.add(thread, i * t.threads());
+      Value row = ix.div(idx, perRow);
+      Value col = ix.mul(ix.rem(idx, perRow), kVector);
+      auto [memory, offset] = source(row, col);
+      Value v = vector::LoadOp::create(b, vecType, memory, ValueRange{offset},
+                                       /*nontemporal=*/false, llvm::Align(16));
+      vector::StoreOp::create(b, v, shared, ValueRange{row, col},
+                              /*nontemporal=*/false, llvm::Align(16));
+    }
+  };
+  copy(t.tileM(), kTileK, smemA, [&](Value row, Value col) {
+    Value m = ix.add(m0, row);
+    if (edge) // rows past the end read the last row; they are not stored
+      m = ix.min(m, g.m - 1);
+    return std::make_pair(a, aOffset(ix, g, batch, m, ix.add(k0, col)));
+  });
+  copy(kTileK, t.tileN(), smemB, [&](Value row, Value col) {
+    Value offset = ix.add(ix.mul(batch, g.k * g.n),
+                          ix.add(ix.mul(ix.add(k0, row), g.n),
+                                 ix.add(n0, col)));
+    return std::make_pair(bm, offset);
+  });
+}
+
+/// The block's tile of C between global memory and `smemC`, 4 floats per
+/// thread and step, only the rows that exist; rows past the end read as 0.
+void KernelBuilder::copyC(bool toShared) {
+  auto vecType = VectorType::get({4}, b.getF32Type());
+  int64_t perRow = t.tileN() / 4;
+  for (int64_t i = 0; i < t.tileM() * perRow / t.threads(); ++i) {
+    Value idx = ix.add(thread, i * t.threads());
+    Value row = ix.div(idx, perRow);
+    Value col = ix.mul(ix.rem(idx, perRow), 4);
+    Value m = ix.add(m0, row);
+    Value global = cOffset(m, ix.add(n0, col));
+    OpBuilder::InsertionGuard guard(b);
+    if (toShared) {
+      auto ifOp = scf::IfOp::create(b, vecType, ix.lt(m, g.m),
+                                    /*withElseRegion=*/true);
+      b.setInsertionPointToStart(ifOp.thenBlock());
+      Value loaded = vector::LoadOp::create(b, vecType, c, ValueRange{global});
+      scf::YieldOp::create(b, loaded);
+      b.setInsertionPointToStart(ifOp.elseBlock());
+      Value zero = arith::ConstantOp::create(
+          b, DenseElementsAttr::get(vecType, b.getF32FloatAttr(0)));
+      scf::YieldOp::create(b, zero);
+      b.setInsertionPointAfter(ifOp);
+      vector::StoreOp::create(b, ifOp.getResult(0), smemC,
+                              ValueRange{row, col});
+    } else {
+      auto ifOp = scf::IfOp::create(b, TypeRange{}, ix.lt(m, g.m),
+                                    /*withElseRegion=*/false);
+      b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+      Value v = vector::LoadOp::create(b, vecType, smemC, ValueRange{row, col});
+      vector::StoreOp::create(b, v, c, ValueRange{global});
+    }
+  }
+}
+
+SmallVector<Value> KernelBuilder::initialAccumulators(bool zeroInit) {
+  Type f32 = b.getF32Type();
+  auto fragC = gpu::MMAMatrixType::get({kFragment, kFragment}, f32, "COp");
+  SmallVector<Value> init;
+  if (zeroInit) {
+    Value zero = gpu::SubgroupMmaConstantMatrixOp::create(
+        b, fragC, arith::ConstantOp::create(b, b.getF32FloatAttr(0.0f)));
+    init.assign(t.fragsM * t.fragsN, zero);
+    return init;
+  }
+  if (edge) {
+    copyC(/*toShared=*/true);
+    gpu::BarrierOp::create(b);
+  }
+  for (int64_t i = 0; i < t.fragsM; ++i)
+    for (int64_t j = 0; j < t.fragsN; ++j) {
+      Value row = ix.add(warpM, i * kFragment);
+      Value col = ix.add(warpN, j * kFragment);
+      init.push_back(
+          edge ? gpu::SubgroupMmaLoadMatrixOp::create(
+                     b, fragC, smemC, ValueRange{row, col},
+                     b.getIndexAttr(ldC()), UnitAttr{})
+               : gpu::SubgroupMmaLoadMatrixOp::create(
+                     b, fragC, c,
+                     ValueRange{cOffset(ix.add(m0, row), ix.add(n0, col))},
+                     b.getIndexAttr(g.n), UnitAttr{}));
+    }
+  return init;
+}
+
+void KernelBuilder::store(ValueRange acc) {
+  for (int64_t i = 0; i < t.fragsM; ++i)
+    for (int64_t j = 0; j < t.fragsN; ++j) {
+      Value row = ix.add(warpM, i * kFragment);
+      Value col = ix.add(warpN, j * kFragment);
+      Value d = acc[i * t.fragsN + j];
+      if (edge)
+        gpu::SubgroupMmaStoreMatrixOp::create(b, d, smemC,
+                                              ValueRange{row, col},
+                                              b.getIndexAttr(ldC()),
+                                              UnitAttr{});
+      else
+        gpu::SubgroupMmaStoreMatrixOp::create(
+            b, d, c, ValueRange{cOffset(ix.add(m0, row), ix.add(n0, col))},
+            b.getIndexAttr(g.n), UnitAttr{});
+    }
+  if (edge) {
+    gpu::BarrierOp::create(b);
+    copyC(/*toShared=*/false);
+  }
+}
+
+void KernelBuilder::build(Value aRoot, Value bRoot, Value cRoot,
+                          bool zeroInit) {
+  MLIRContext *ctx = b.getContext();
+  Type f16 = b.getF16Type(), f32 = b.getF32Type();
+  edge = g.m % t.tileM() != 0;
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto shared = [&](int64_t rows, int64_t cols, Type element) {
+    return MemRefType::get({rows, cols}, element, MemRefLayoutAttrInterface{},
+                           workgroup);
+  };
+  SmallVector<Type> buffers = {shared(t.tileM(), ldA(), f16),
+                               shared(kTileK, ldB(), f16)};
+  if (edge)
+    buffers.push_back(shared(t.tileM(), ldC(), f32));
+
+  auto launch = gpu::LaunchOp::create(
+      b, ix.c(g.n / t.tileN()), ix.c(llvm::divideCeil(g.m, t.tileM())),
+      ix.c(g.batch), ix.c(t.threads()), ix.c(1), ix.c(1),
+      /*dynamicSharedMemorySize=*/{}, /*asyncTokenType=*/{},
+      /*asyncDependencies=*/{}, buffers);
+  b.setInsertionPointToStart(&launch.getBody().front());
+  smemA = launch.getWorkgroupAttributions()[0];
+  smemB = launch.getWorkgroupAttributions()[1];
+  if (edge)
+    smemC = launch.getWorkgroupAttributions()[2];
+  thread = launch.getThreadIds().x;
+  batch = launch.getBlockIds().z;
+  m0 = ix.mul(launch.getBlockIds().y, t.tileM());
+  n0 = ix.mul(launch.getBlockIds().x, t.tileN());
+  Value warp = ix.div(thread, kWarpSize);
+  warpM = ix.mul(ix.div(warp, t.warpsN), t.fragsM * kFragment);
+  warpN = ix.mul(ix.rem(warp, t.warpsN), t.fragsN * kFragment);
+  a = flatView(b, aRoot);
+  bm = flatView(b, bRoot);
+  c = flatView(b, cRoot);
+
+  auto fragA = gpu::MMAMatrixType::get({kFragment, kFragment}, f16, "AOp");
+  auto fragB = gpu::MMAMatrixType::get({kFragment, kFragment}, f16, "BOp");
+  auto loop = scf::ForOp::create(b, ix.c(0), ix.c(g.k), ix.c(kTileK),
+                                 initialAccumulators(zeroInit));
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    copyTiles(loop.getInductionVar());
+    gpu::BarrierOp::create(b);
+    SmallVector<Value> acc(loop.getRegionIterArgs());
+    for (int64_t kk = 0; kk < kTileK; kk += kFragment) {
+      SmallVector<Value> as, bs;
+      for (int64_t i = 0; i < t.fragsM; ++i)
+        as.push_back(gpu::SubgroupMmaLoadMatrixOp::create(
+            b, fragA, smemA,
+            ValueRange{ix.add(warpM, i * kFragment), ix.c(kk)},
+            b.getIndexAttr(ldA()), UnitAttr{}));
+      for (int64_t j = 0; j < t.fragsN; ++j)
+        bs.push_back(gpu::SubgroupMmaLoadMatrixOp::create(
+            b, fragB, smemB,
+            ValueRange{ix.c(kk), ix.add(warpN, j * kFragment)},
+            b.getIndexAttr(ldB()), UnitAttr{}));
+      for (int64_t i = 0; i < t.fragsM; ++i)
+        for (int64_t j = 0; j < t.fragsN; ++j) {
+          Value &d = acc[i * t.fragsN + j];
+          d = gpu::SubgroupMmaComputeOp::create(b, as[i], bs[j], d,
+                                                UnitAttr{}, UnitAttr{});
+        }
+    }
+    // The next step overwrites the tiles every warp is still reading.
+    gpu::BarrierOp::create(b);
+    scf::YieldOp::create(b, acc);
+  }
+  store(loop.getResults());
+  gpu::TerminatorOp::create(b);
+}
+
+/// The zero linalg.fill of `init` right before `op`, if there is one.
+linalg::FillOp zeroFillBefore(Operation *op, Value init) {
+  auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
+  if (!fill || !fill.hasPureBufferSemantics() ||
+      fill.getDpsInits()[0] != init)
+    return {};
+  auto value = fill.getDpsInputs()[0].getDefiningOp<arith::ConstantOp>();
+  auto f = value ? dyn_cast<FloatAttr>(value.getValue()) : FloatAttr();
+  if (!f || !f.getValue().isZero())
+    return {};
+  return fill;
+}
+
+struct SelectTensorCoreOpsPass
+    : PassWrapper<SelectTensorCoreOpsPass, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(SelectTensorCoreOpsPass)
+  StringRef getArgument() const override {
+    return "onnx-tosa-select-tensor-core-ops";
+  }
+  StringRef getDescription() const override {
+    return "Mark the f16 matmuls and convolutions the tensor-core kernel "
+           "handles";
+  }
+  void runOnOperation() override {
+    getOperation().walk([](Operation *op) {
+      std::optional<Gemm> g = gemmOf(op);
+      if (g && chooseTiling(*g))
+        op->setAttr(kMarker, UnitAttr::get(op->getContext()));
+    });
+  }
+};
+
+struct TensorCoreKernelsPass
+    : PassWrapper<TensorCoreKernelsPass, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TensorCoreKernelsPass)
+  StringRef getArgument() const override {
+    return "onnx-tosa-tensor-core-kernels";
+  }
+  StringRef getDescription() const override {
+    return "Marked f16 contractions on buffers become tensor-core kernels";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<arith::ArithDialect, gpu::GPUDialect,
+                    memref::MemRefDialect, scf::SCFDialect,
+                    vector::VectorDialect>();
+  }
+  void runOnOperation() override {
+    SmallVector<linalg::LinalgOp> ops;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (op->hasAttr(kMarker) && op.hasPureBufferSemantics())
+        ops.push_back(op);
+    });
+    for (linalg::LinalgOp op : ops) {
+      std::optional<Gemm> g = gemmOf(op);
+      std::optional<Tiling> t = g ? chooseTiling(*g) : std::nullopt;
+      Value init = op.getDpsInits()[0];
+      Value input = op.getDpsInputs()[0];
+      Value roots[3] = {
+          isa<linalg::Conv2DNhwcHwcfOp>(op) && g ? convInputRoot(input, *g)
+                                                 : denseRoot(input),
+          denseRoot(op.getDpsInputs()[1]), denseRoot(init)};
+      if (!t || !roots[0] || !roots[1] || !roots[2])
+        continue;
+      linalg::FillOp fill = zeroFillBefore(op, init);
+      ImplicitLocOpBuilder b(op.getLoc(), op);
+      KernelBuilder(b, *g, *t).build(roots[0], roots[1], roots[2],
+                                     /*zeroInit=*/bool(fill));
+      op->erase();
+      if (fill)
+        fill->erase();
+    }
+  }
+};
+
+struct AlignWorkgroupMemoryPass
+    : PassWrapper<AlignWorkgroupMemoryPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(AlignWorkgroupMemoryPass)
+  StringRef getArgument() const override {
+    return "onnx-tosa-align-workgroup-memory";
+  }
+  StringRef getDescription() const override {
+    return "Align the workgroup buffers of gpu kernels to 128 bytes";
+  }
+  void runOnOperation() override {
+    getOperation().walk([](gpu::GPUFuncOp func) {
+      for (unsigned i = 0; i < func.getNumWorkgroupAttributions(); ++i)
+        func.setWorkgroupAttributionAttr(
+            i, LLVM::LLVMDialect::getAlignAttrName(),
+            IntegerAttr::get(IntegerType::get(func.getContext(), 64), 128));
+    });
+  }
+};
+
+} // namespace
+
+bool isMarkedForTensorCores(Operation *op) { return op->hasAttr(kMarker); }
+
+std::unique_ptr<Pass> createSelectTensorCoreOpsPass() {
+  return std::make_unique<SelectTensorCoreOpsPass>();
+}
+std::unique_ptr<Pass> createTensorCoreKernelsPass() {
+  return std::make_unique<TensorCoreKernelsPass>();
+}
+std::unique_ptr<Pass> createAlignWorkgroupMemoryPass() {
+  return std::make_unique<AlignWorkgroupMemoryPass>();
+}
+
+} // namespace onnx_tosa

@@ -1,0 +1,62 @@
+"""onnx-tosa-run --profile: every kernel launch of the model is timed on
+its own and listed, slowest first, with the kernel it runs; the outputs of
+the run are unchanged by it."""
+import re
+
+import numpy as np
+import onnx
+import pytest
+
+import e2e_support as S
+from e2e_support import assert_clean_error, assert_mentions
+
+ROW_RE = re.compile(r"^\s+(\d+)\s+([\d.]+)\s+([\d.]+)%\s+(\d+x\d+x\d+)\s+"
+                    r"(\d+x\d+x\d+)\s+(\S+::\S+)$")
+
+
+@pytest.fixture(scope="module")
+def mlp(compile_tool, tmp_path_factory):
+    d = tmp_path_factory.mktemp("profile")
+    path = d / "mlp.onnx"
+    onnx.save_model(S.make_models.build("mlp"), path)
+    artifact = d / "mlp.otsa"
+    proc = S.compile_model(compile_tool, path, artifact)
+    assert proc.returncode == 0, f"compiling failed{S.describe(proc)}"
+    m = re.search(r"(\d+) kernel launches", proc.stdout)
+    assert m, f"no launch count reported{S.describe(proc)}"
+    feeds = S.make_models.make_inputs(onnx.load(path),
+                                      S.make_models.name_seed("mlp"))
+    return path, artifact, int(m.group(1)), S.save_inputs(feeds, d), feeds
+
+
+def test_profile_lists_every_launch(run_tool, mlp, tmp_path):
+    path, artifact, launches, inputs, feeds = mlp
+    proc = S.run_artifact(run_tool, artifact, inputs, tmp_path, "--profile=3")
+    assert proc.returncode == 0, f"running failed{S.describe(proc)}"
+    S.assert_no_crash(proc)
+    head = re.search(r"profile: (\d+) launches, each alone \(median of 3\), "
+                     r"sum ([\d.]+) ms", proc.stdout)
+    assert head, f"no profile header{S.describe(proc)}"
+    assert int(head.group(1)) == launches
+    rows = [ROW_RE.match(line) for line in proc.stdout.splitlines()]
+    rows = [r for r in rows if r]
+    # At most 25 rows are listed; the mlp has fewer launches.
+    assert len(rows) == min(launches, 25), f"rows missing{S.describe(proc)}"
+    assert sorted(int(r.group(1)) for r in rows) == list(range(len(rows)))
+    ms = [float(r.group(2)) for r in rows]
+    assert ms == sorted(ms, reverse=True), "not slowest first"
+    assert all(t > 0 for t in ms)
+    assert sum(float(r.group(3)) for r in rows) == pytest.approx(100, abs=1)
+    # The outputs of the run that preceded the profile are still right.
+    for name, ref in S.onnxruntime_outputs(path, feeds).items():
+        got = np.load(tmp_path / f"{name}.npy")
+        np.testing.assert_allclose(got, ref, rtol=S.RTOL, atol=S.ATOL)
+
+
+@pytest.mark.parametrize("value", ["0", "x", "10001"])
+def test_bad_profile_count_is_refused(run_tool, mlp, tmp_path, value):
+    _, artifact, _, inputs, _ = mlp
+    proc = S.run_artifact(run_tool, artifact, inputs, tmp_path,
+                          f"--profile={value}")
+    assert_clean_error(proc, S.RUN)
+    assert_mentions(proc, r"--profile", "the option")

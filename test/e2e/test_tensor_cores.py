@@ -1,0 +1,97 @@
+"""--precision=fp16 on the shapes the tensor-core kernels handle (CUDA):
+matmuls with full and cut row tiles and batched operands, convolutions as
+implicit GEMMs with padding, strides, dilations and a cut last tile. Each
+model's CUDA code is checked to use them (compiled here, whatever the
+target), and its outputs on the test target match onnxruntime's fp32 within
+fp16's error (on Vulkan the same models run the scalar fp16 kernels)."""
+import numpy as np
+import onnx
+import pytest
+
+import e2e_support as S
+
+# fp16 keeps 11 significant bits (each rounding within 2^-11 ~ 4.9e-4
+# relative); inputs and weights are rounded once, products are exact in f32
+# and K <= 576 of them are summed in f32. Weights scaled by 1/sqrt(K) keep
+# outputs of order one; the largest error measured was below 3e-3. 1e-2
+# (as test_precision.py) leaves room, while a wrong tile, row or filter
+# position is off by the size of the outputs themselves.
+RTOL = ATOL = 1e-2
+
+
+def matmul(name, a_shape, b_shape, weight=True):
+    g = S.make_models.Graph(name)
+    a = g.input("a", a_shape)
+    b = (g.weight("b", b_shape, scale=1 / np.sqrt(b_shape[-2]))
+         if weight else g.input("b", b_shape))
+    g.output(g.node("MatMul", [a, b], outputs=["y"]))
+    return g.model()
+
+
+def conv(name, x_shape, w_shape, **attrs):
+    g = S.make_models.Graph(name)
+    x = g.input("x", x_shape)
+    w = g.weight("w", w_shape)  # scaled by 1/sqrt(C*KH*KW)
+    bias = g.weight("bias", [w_shape[0]], scale=1.0)
+    g.output(g.node("Conv", [x, w, bias], outputs=["y"], **attrs))
+    return g.model()
+
+
+MODELS = {
+    # 1024 rows of 768: 64x64 tiles, enough blocks to fill the GPU.
+    "mm_big": lambda n: matmul(n, [8, 128, 128], [128, 768]),
+    # 40 rows: the second 32-row tile is cut.
+    "mm_cut_rows": lambda n: matmul(n, [40, 64], [64, 96]),
+    # Both operands inputs, 12 batches (attention scores).
+    "bmm": lambda n: matmul(n, [12, 128, 64], [12, 64, 128], weight=False),
+    # 3x3, padding 1, 14x14 = 196 output pixels (cut tile), bias in C.
+    "conv3x3": lambda n: conv(n, [1, 64, 14, 14], [128, 64, 3, 3],
+                              pads=[1, 1, 1, 1]),
+    # 1x1 with stride 2 (a ResNet downsampling branch), batch 2.
+    "conv1x1_s2": lambda n: conv(n, [2, 64, 16, 16], [64, 64, 1, 1],
+                                 strides=[2, 2]),
+    # Dilation 2 and no padding.
+    "conv_dilated": lambda n: conv(n, [1, 32, 20, 20], [64, 32, 3, 3],
+                                   dilations=[2, 2]),
+}
+
+
+@pytest.fixture(scope="module", params=sorted(MODELS))
+def model(request, tmp_path_factory):
+    name = request.param
+    path = tmp_path_factory.mktemp(name) / f"{name}.onnx"
+    onnx.save_model(MODELS[name](name), path)
+    return path
+
+
+def test_cuda_code_uses_tensor_cores(compile_tool, model, tmp_path):
+    ptx = tmp_path / "model.ptx"
+    proc = S.call([compile_tool, model, "--target=cuda", "--precision=fp16",
+                   "--emit=ptx", "-o", ptx])
+    assert proc.returncode == 0, f"compiling failed{S.describe(proc)}"
+    text = ptx.read_text()
+    assert "wmma.mma.sync" in text, "no tensor-core instruction in the PTX"
+    # And none without fp16: the f32 model keeps its scalar kernels.
+    proc = S.call([compile_tool, model, "--target=cuda", "--emit=ptx", "-o",
+                   ptx])
+    assert proc.returncode == 0, f"compiling failed{S.describe(proc)}"
+    assert "wmma" not in ptx.read_text()
+
+
+def test_fp16_matches_onnxruntime(compile_tool, run_tool, model, tmp_path):
+    artifact = tmp_path / "model.otsa"
+    proc = S.compile_model(compile_tool, model, artifact, "--precision=fp16")
+    assert proc.returncode == 0, f"compiling failed{S.describe(proc)}"
+    feeds = S.make_models.make_inputs(onnx.load(model),
+                                      S.make_models.name_seed(model.stem))
+    out_dir = tmp_path / "outputs"
+    out_dir.mkdir()
+    run = S.run_artifact(run_tool, artifact,
+                         S.save_inputs(feeds, tmp_path / "inputs"), out_dir)
+    assert run.returncode == 0, f"running failed{S.describe(run)}"
+    ref = S.onnxruntime_outputs(model, feeds)["y"]
+    got = np.load(out_dir / "y.npy")
+    assert got.shape == ref.shape
+    np.testing.assert_allclose(got, ref, rtol=RTOL, atol=ATOL,
+                               err_msg=f"{model.stem}: fp16 differs from "
+                               "onnxruntime beyond fp16's error")

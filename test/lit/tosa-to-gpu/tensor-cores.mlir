@@ -1,0 +1,134 @@
+// f16 batch matmuls on tensor cores: which ones are selected (on tensors),
+// the kernel they become (on buffers), and the aligned workgroup memory of
+// the outlined kernel.
+// RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-select-tensor-core-ops))' | FileCheck %s --check-prefix=SELECT
+// RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels))' | FileCheck %s --check-prefix=KERNEL
+// RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels,onnx-tosa-distribute-loops),gpu-kernel-outlining,onnx-tosa-align-workgroup-memory)' | FileCheck %s --check-prefix=OUTLINED
+
+// 256x512x128: 32 blocks of 64x64 would not fill 132 multiprocessors, so
+// 32x32 tiles (128 blocks), one fragment per warp.
+// SELECT-LABEL: func.func @selected
+// SELECT: linalg.batch_matmul {onnx_tosa.tensor_cores}
+func.func @selected(%a: tensor<1x256x128xf16>, %b: tensor<1x128x512xf16>) -> tensor<1x256x512xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x256x512xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<1x256x512xf32>) -> tensor<1x256x512xf32>
+  %r = linalg.batch_matmul ins(%a, %b : tensor<1x256x128xf16>, tensor<1x128x512xf16>) outs(%c : tensor<1x256x512xf32>) -> tensor<1x256x512xf32>
+  return %r : tensor<1x256x512xf32>
+}
+
+// -----
+
+// f32 operands (no fp16 precision), K not a multiple of 32, columns not a
+// multiple of 32, and a convolution whose 3 input channels do not make
+// 16-byte vectors stay with the scalar kernels.
+// SELECT-LABEL: func.func @not_selected
+// SELECT-NOT: onnx_tosa.tensor_cores
+func.func @not_selected(%a32: tensor<1x64x64xf32>, %b32: tensor<1x64x64xf32>, %c32: tensor<1x64x64xf32>,
+                        %a: tensor<1x64x48xf16>, %b: tensor<1x48x64xf16>, %c: tensor<1x64x64xf32>,
+                        %a2: tensor<1x64x64xf16>, %b2: tensor<1x64x48xf16>, %c2: tensor<1x64x48xf32>,
+                        %x: tensor<1x230x230x3xf16>, %w: tensor<7x7x3x64xf16>, %y: tensor<1x112x112x64xf32>)
+    -> (tensor<1x64x64xf32>, tensor<1x64x64xf32>, tensor<1x64x48xf32>, tensor<1x112x112x64xf32>) {
+  %0 = linalg.batch_matmul ins(%a32, %b32 : tensor<1x64x64xf32>, tensor<1x64x64xf32>) outs(%c32 : tensor<1x64x64xf32>) -> tensor<1x64x64xf32>
+  %1 = linalg.batch_matmul ins(%a, %b : tensor<1x64x48xf16>, tensor<1x48x64xf16>) outs(%c : tensor<1x64x64xf32>) -> tensor<1x64x64xf32>
+  %2 = linalg.batch_matmul ins(%a2, %b2 : tensor<1x64x64xf16>, tensor<1x64x48xf16>) outs(%c2 : tensor<1x64x48xf32>) -> tensor<1x64x48xf32>
+  %3 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+         ins(%x, %w : tensor<1x230x230x3xf16>, tensor<7x7x3x64xf16>) outs(%y : tensor<1x112x112x64xf32>) -> tensor<1x112x112x64xf32>
+  return %0, %1, %2, %3 : tensor<1x64x64xf32>, tensor<1x64x64xf32>, tensor<1x64x48xf32>, tensor<1x112x112x64xf32>
+}
+
+// -----
+
+// A 3x3 convolution over 64 channels is an implicit GEMM with K = 576; its
+// 7x7 = 49 output pixels do not fill a row tile, which is allowed.
+// SELECT-LABEL: func.func @conv_selected
+// SELECT: linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, onnx_tosa.tensor_cores, strides = dense<1> : tensor<2xi64>}
+func.func @conv_selected(%x: tensor<1x9x9x64xf16>, %w: tensor<3x3x64x128xf16>, %y: tensor<1x7x7x128xf32>) -> tensor<1x7x7x128xf32> {
+  %0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %w : tensor<1x9x9x64xf16>, tensor<3x3x64x128xf16>) outs(%y : tensor<1x7x7x128xf32>) -> tensor<1x7x7x128xf32>
+  return %0 : tensor<1x7x7x128xf32>
+}
+
+// -----
+
+// On buffers, a marked matmul with 4 batches of 512x1024x256 (512 blocks of
+// 64x64): grid (N/64, M/64, batch), 4 warps of 2x2 fragments each. The zero
+// fill before it goes (the accumulators start at zero), the operands are
+// read through flat views of the buffers their views come from, A and B
+// tiles go through workgroup memory, and C is stored fragment by fragment.
+// SELECT-LABEL: func.func @kernel
+// KERNEL-LABEL: func.func @kernel
+// KERNEL-NOT: linalg.fill
+// KERNEL: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c8{{.*}}, %{{.*}} = %c4{{.*}}) threads({{.*}}) in (%{{.*}} = %c128{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) workgroup(%[[SA:.*]] : memref<64x40xf16, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<32x72xf16, #gpu.address_space<workgroup>>)
+// KERNEL: %[[A:.*]] = memref.reinterpret_cast %arg0 to offset: [0], sizes: [524288], strides: [1]
+// KERNEL: %[[B:.*]] = memref.reinterpret_cast %arg1 to offset: [0], sizes: [1048576], strides: [1]
+// KERNEL: %[[C:.*]] = memref.reinterpret_cast %arg2 to offset: [0], sizes: [2097152], strides: [1]
+// KERNEL: gpu.subgroup_mma_constant_matrix %{{.*}} : !gpu.mma_matrix<16x16xf32, "COp">
+// KERNEL: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// KERNEL-COUNT-2: vector.load %[[A]]
+// KERNEL-COUNT-2: vector.load %[[B]]
+// KERNEL: gpu.barrier
+// KERNEL-COUNT-2: gpu.subgroup_mma_load_matrix %[[SA]]{{.*}} {leadDimension = 40 : index} {{.*}} -> !gpu.mma_matrix<16x16xf16, "AOp">
+// KERNEL-COUNT-2: gpu.subgroup_mma_load_matrix %[[SB]]{{.*}} {leadDimension = 72 : index} {{.*}} -> !gpu.mma_matrix<16x16xf16, "BOp">
+// KERNEL-COUNT-4: gpu.subgroup_mma_compute
+// KERNEL: gpu.barrier
+// KERNEL: scf.yield
+// KERNEL-COUNT-4: gpu.subgroup_mma_store_matrix %{{.*}}, %[[C]][%{{.*}}] {leadDimension = 1024 : index}
+// KERNEL-NOT: linalg.batch_matmul
+// OUTLINED-LABEL: gpu.func @kernel_kernel
+// OUTLINED-SAME: workgroup(%{{.*}} : memref<64x40xf16, #gpu.address_space<workgroup>> {llvm.align = 128 : i64}, %{{.*}} : memref<32x72xf16, #gpu.address_space<workgroup>> {llvm.align = 128 : i64})
+func.func @kernel(%a: memref<4x512x256xf16>, %b: memref<4x256x1024xf16>, %c: memref<4x512x1024xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<4x512x1024xf32>)
+  linalg.batch_matmul {onnx_tosa.tensor_cores} ins(%a, %b : memref<4x512x256xf16>, memref<4x256x1024xf16>) outs(%c : memref<4x512x1024xf32>)
+  return
+}
+
+// -----
+
+// Without the fill the accumulators start from C; an operand that is a
+// subview keeps the op as it is (lowered to loops like any other).
+// KERNEL-LABEL: func.func @accumulate
+// KERNEL: gpu.launch
+// KERNEL: gpu.subgroup_mma_load_matrix %{{.*}}[%{{.*}}] {leadDimension = 64 : index} : memref<4096xf32> -> !gpu.mma_matrix<16x16xf32, "COp">
+// KERNEL-LABEL: func.func @subview
+// KERNEL-NOT: gpu.launch
+// KERNEL: linalg.batch_matmul {onnx_tosa.tensor_cores}
+func.func @accumulate(%a: memref<64x64xf16>, %b: memref<1x64x64xf16>, %c: memref<1x64x64xf32>) {
+  %a3 = memref.expand_shape %a [[0, 1], [2]] output_shape [1, 64, 64] : memref<64x64xf16> into memref<1x64x64xf16>
+  linalg.batch_matmul {onnx_tosa.tensor_cores} ins(%a3, %b : memref<1x64x64xf16>, memref<1x64x64xf16>) outs(%c : memref<1x64x64xf32>)
+  return
+}
+func.func @subview(%a: memref<1x64x128xf16>, %b: memref<1x64x64xf16>, %c: memref<1x64x64xf32>) {
+  %v = memref.subview %a[0, 0, 0] [1, 64, 64] [1, 1, 1] : memref<1x64x128xf16> to memref<1x64x64xf16, strided<[8192, 128, 1]>>
+  linalg.batch_matmul {onnx_tosa.tensor_cores} ins(%v, %b : memref<1x64x64xf16, strided<[8192, 128, 1]>>, memref<1x64x64xf16>) outs(%c : memref<1x64x64xf32>)
+  return
+}
+
+// -----
+
+// The 3x3 convolution with 49 output pixels: 2 row tiles of 32, the second
+// cut. A rows past the 49th read row 48 (the min), C (the bias) comes in
+// and goes out through a third workgroup buffer, row-checked (scf.if).
+// The input pixel of (row, k) is found from the output pixel and the
+// filter position: divisions by 49 and 7 (pixel) and by 192 and 64 (k).
+// KERNEL-LABEL: func.func @conv_kernel
+// KERNEL: gpu.launch blocks({{.*}}) in (%{{.*}} = %c4{{.*}}, %{{.*}} = %c2{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %c128{{.*}}, {{.*}}) workgroup(%{{.*}} : memref<32x40xf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<32x40xf16, #gpu.address_space<workgroup>>, %[[SC:.*]] : memref<32x36xf32, #gpu.address_space<workgroup>>)
+// KERNEL: scf.if
+// KERNEL: vector.store %{{.*}}, %[[SC]]
+// KERNEL: gpu.barrier
+// KERNEL: gpu.subgroup_mma_load_matrix %[[SC]]{{.*}} {leadDimension = 36 : index}
+// KERNEL: scf.for
+// KERNEL: arith.minui %{{.*}}, %c48
+// KERNEL: arith.divui %{{.*}}, %c49
+// KERNEL: arith.divui %{{.*}}, %c192
+// KERNEL: gpu.subgroup_mma_compute
+// KERNEL: gpu.subgroup_mma_store_matrix %{{.*}}, %[[SC]]
+// KERNEL: gpu.barrier
+// KERNEL: scf.if
+// KERNEL-NOT: linalg.conv_2d_nhwc_hwcf
+func.func @conv_kernel(%x: memref<1x9x9x64xf16>, %w: memref<3x3x64x128xf16>, %y: memref<1x7x7x128xf32>) {
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, onnx_tosa.tensor_cores, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : memref<1x9x9x64xf16>, memref<3x3x64x128xf16>) outs(%y : memref<1x7x7x128xf32>)
+  return
+}

@@ -9,9 +9,11 @@
 //
 //===----------------------------------------------------------------------===//
 #include "conversion/onnx-to-tosa/ExactArithmetic.h"
+#include "conversion/onnx-to-tosa/NarrowTypes.h"
 #include "conversion/onnx-to-tosa/NodeContext.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 
@@ -63,21 +65,18 @@ LegalizeResult binaryFn(NodeContext &ctx) {
   return Values{(ctx.tosa.*Build)(ctx.input(0), ctx.input(1))};
 }
 
-/// Add/Sub/Mul/Div before opset 7 broadcast only with broadcast = 1, and
-/// then B's dimensions line up with A's from `axis` (default: A's trailing
-/// dimensions) instead of numpy's rules.
-template <BinaryBuild Build> LegalizeResult legacyBinaryFn(NodeContext &ctx) {
-  if (failed(ctx.requireInputs(2)) ||
-      failed(ctx.requireElementType(0, Elt::Number)) ||
-      failed(ctx.requireSameElementType(0, 2)))
-    return failure();
-  Value a = ctx.input(0), b = ctx.input(1);
+/// Add/Sub/Mul/Div/Pow before opset 7 broadcast only with broadcast = 1,
+/// and then B's dimensions line up with A's from `axis` (default: A's
+/// trailing dimensions) instead of numpy's rules. Returns input 1 reshaped
+/// so that numpy broadcasting lines it up with input 0 that way.
+FailureOr<Value> legacyAlignedB(NodeContext &ctx) {
+  Value b = ctx.input(1);
   ArrayRef<int64_t> aShape = ctx.inputShape(0), bShape = ctx.inputShape(1);
   int64_t ra = aShape.size(), rb = bShape.size();
   if (!ctx.getInt("broadcast", 0)) {
     if (aShape != bShape)
       return ctx.fail("shapes differ and broadcast is 0");
-    return Values{(ctx.tosa.*Build)(a, b)};
+    return b;
   }
   int64_t axis = ctx.getInt("axis", ra - rb);
   if (axis < 0)
@@ -90,7 +89,18 @@ template <BinaryBuild Build> LegalizeResult legacyBinaryFn(NodeContext &ctx) {
       return ctx.fail("B does not broadcast to A at axis " + Twine(axis));
     aligned[axis + i] = bShape[i];
   }
-  return Values{(ctx.tosa.*Build)(a, ctx.tosa.reshape(b, aligned))};
+  return ctx.tosa.reshape(b, aligned);
+}
+
+template <BinaryBuild Build> LegalizeResult legacyBinaryFn(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(2)) ||
+      failed(ctx.requireElementType(0, Elt::Number)) ||
+      failed(ctx.requireSameElementType(0, 2)))
+    return failure();
+  FailureOr<Value> b = legacyAlignedB(ctx);
+  if (failed(b))
+    return failure();
+  return Values{(ctx.tosa.*Build)(ctx.input(0), *b)};
 }
 
 template <typename OpTy, Elt Kind> LegalizeResult binaryOp(NodeContext &ctx) {
@@ -130,24 +140,21 @@ LegalizeResult variadicFn(NodeContext &ctx) {
 // Ops with logic
 //===----------------------------------------------------------------------===//
 
-/// Pow(X, Y). TOSA POW is undefined for X < 0, but ONNX (like C's pow)
-/// defines X^Y for negative X and integral Y: (-2)^3 = -8. Small constant
-/// exponents become multiplications; other integral exponents (constant or
-/// of integer type) compute |X|^Y and restore the sign where X < 0 and Y is
-/// odd; other exponents use tosa.pow as is.
-LegalizeResult pow(NodeContext &ctx) {
-  if (failed(ctx.requireInputs(2)) ||
-      failed(ctx.requireElementType(0, Elt::Float)) ||
-      failed(ctx.requireElementType(1, Elt::Number)) ||
-      failed(checkBroadcast(ctx, 0, 2)))
-    return failure();
-  Value x = ctx.input(0), y = ctx.input(1);
-  TosaBuilder &t = ctx.tosa;
+/// X^Y for float X. TOSA POW is undefined for X < 0, but ONNX (like C's
+/// pow) defines X^Y for negative X and integral Y: (-2)^3 = -8, and NaN for
+/// a fractional Y. Small constant exponents become multiplications; other
+/// exponents compute |X|^Y and restore the sign where X < 0 and Y is odd;
+/// a run-time float Y is told integral or odd where it is used, and gives
+/// NaN where X < 0 and it is fractional (lavapipe's POW gives 0 there).
+Value floatPow(TosaBuilder &t, Value x, Value y) {
+  Value base = x;
   Type elt = t.elementTypeOf(x);
-  auto yType = RankedTensorType::get(ctx.inputShape(1), elt);
-  Shape shape = *broadcastShapes(t.shapeOf(x), ctx.inputShape(1));
-  Value odd; // where Y is an odd integer (null: nowhere)
-  if (std::optional<DenseElementsAttr> exponent = ctx.constantInput(1)) {
+  auto yType = RankedTensorType::get(t.shapeOf(y), elt);
+  Shape shape = *broadcastShapes(t.shapeOf(x), t.shapeOf(y));
+  Value odd;        // where Y is an odd integer (null: nowhere)
+  Value fractional; // where Y is not an integer (null: nowhere or unknown)
+  if (std::optional<DenseElementsAttr> exponent =
+          TosaBuilder::constantValue(y)) {
     SmallVector<double> e = toDoubles(*exponent);
     if (exponent->isSplat()) {
       Value result;
@@ -162,7 +169,7 @@ LegalizeResult pow(NodeContext &ctx) {
       else if (e[0] == -1)
         result = t.unary<tosa::ReciprocalOp>(x);
       if (result)
-        return Values{t.broadcastTo(result, shape)};
+        return t.broadcastTo(result, shape);
     }
     y = t.constant(fromDoubles(yType, e));
     if (llvm::all_of(e, [](double v) { return std::trunc(v) == v; })) {
@@ -171,10 +178,9 @@ LegalizeResult pow(NodeContext &ctx) {
         isOdd.push_back(std::fmod(v, 2.0) != 0);
       x = t.abs(x);
       if (llvm::is_contained(isOdd, 1))
-        odd = t.constant(
-            fromInts(RankedTensorType::get(ctx.inputShape(1),
-                                           t.getBuilder().getI1Type()),
-                     isOdd));
+        odd = t.constant(fromInts(
+            RankedTensorType::get(t.shapeOf(y), t.getBuilder().getI1Type()),
+            isOdd));
     }
   } else if (!TosaBuilder::isFloat(y)) {
     Value lowBit = t.binary<tosa::BitwiseAndOp>(y, t.scalarLike(y, 1));
@@ -184,14 +190,129 @@ LegalizeResult pow(NodeContext &ctx) {
     x = t.abs(x);
   } else {
     y = t.cast(y, elt);
+    x = t.abs(x);
+    Value whole = t.unary<tosa::FloorOp>(y);
+    fractional =
+        t.unary<tosa::LogicalNotOp>(t.compare<tosa::EqualOp>(whole, y));
+    Value half = t.unary<tosa::FloorOp>(t.mul(y, t.scalarLike(y, 0.5)));
+    odd = t.binary<tosa::LogicalAndOp>(
+        t.unary<tosa::LogicalNotOp>(fractional),
+        t.unary<tosa::LogicalNotOp>(
+            t.compare<tosa::EqualOp>(t.mul(half, t.scalarLike(half, 2)), y)));
   }
   Value result = t.pow(x, y);
   if (!odd)
-    return Values{result};
-  Value negative =
-      t.compare<tosa::GreaterOp>(t.scalarLike(ctx.input(0), 0), ctx.input(0));
+    return result;
+  Value negative = t.compare<tosa::GreaterOp>(t.scalarLike(base, 0), base);
   Value flip = t.binary<tosa::LogicalAndOp>(negative, odd);
-  return Values{t.select(flip, t.negate(result), result)};
+  result = t.select(flip, t.negate(result), result);
+  if (!fractional)
+    return result;
+  Value invalid = t.binary<tosa::LogicalAndOp>(negative, fractional);
+  return t.select(
+      invalid, t.scalarLike(result, std::numeric_limits<double>::quiet_NaN()),
+      result);
+}
+
+/// X^Y for integer X and i32 Y, as numpy's integer power (ONNX's reference)
+/// computes it: by squaring, over the bits of Y, wrapping as the integer
+/// multiplication of X's type does (int64 data keeps the low 32 bits of
+/// the exact power, docs/types.md). numpy refuses Y < 0; here it is the
+/// truncated 1 / X^-Y: 1 for X = 1, +-1 for X = -1, 0 otherwise (X = 0 too).
+/// A constant Y needs only its bits; other Y take all 31.
+Value integerPow(TosaBuilder &t, Value x, Value y) {
+  int bits = 31;
+  if (std::optional<DenseElementsAttr> exponent =
+          TosaBuilder::constantValue(y)) {
+    int64_t largest = 0;
+    for (int64_t v : toInts(*exponent))
+      largest = std::max(largest, v);
+    bits = 0;
+    while (bits < 31 && (largest >> bits) != 0)
+      ++bits;
+  }
+  Value result = t.scalarLike(x, 1), square = x;
+  for (int bit = 0; bit < bits; ++bit) {
+    if (bit > 0)
+      square = t.mul(square, square);
+    Value set = t.unary<tosa::LogicalNotOp>(t.compare<tosa::EqualOp>(
+        t.binary<tosa::BitwiseAndOp>(y, t.scalarLike(y, int64_t(1) << bit)),
+        t.scalarLike(y, 0)));
+    result = t.select(set, t.mul(result, square), result);
+  }
+  Value one = t.scalarLike(x, 1), minusOne = t.scalarLike(x, -1);
+  Value oddY = t.unary<tosa::LogicalNotOp>(t.compare<tosa::EqualOp>(
+      t.binary<tosa::BitwiseAndOp>(y, t.scalarLike(y, 1)), t.scalarLike(y, 0)));
+  Value reciprocal =
+      t.select(t.compare<tosa::EqualOp>(x, one), one,
+               t.select(t.compare<tosa::EqualOp>(x, minusOne),
+                        t.select(oddY, minusOne, one), t.scalarLike(x, 0)));
+  Value negative = t.compare<tosa::GreaterOp>(t.scalarLike(y, 0), y);
+  return t.select(negative, reciprocal, result);
+}
+
+/// Float `v` truncated toward zero, as an integer of type `to` (ONNX's
+/// float-to-integer conversion; TOSA CAST rounds to nearest).
+Value truncateToInteger(TosaBuilder &t, Value v, Type to) {
+  Value nonNeg = t.compare<tosa::GreaterEqualOp>(v, t.scalarLike(v, 0));
+  return t.cast(
+      t.select(nonNeg, t.unary<tosa::FloorOp>(v), t.unary<tosa::CeilOp>(v)),
+      to);
+}
+
+/// Pow(X, Y): the result has X's type (ONNX's reference: numpy.power, then
+/// cast to X's type). For integer X, an integer Y, or an integral float Y,
+/// is an exact integer power (integerPow); a fractional float Y goes
+/// through f32 and truncates toward zero, so results beyond 2^24 are
+/// rounded first.
+Value buildPow(TosaBuilder &t, Value x, Value y) {
+  if (TosaBuilder::isFloat(x))
+    return floatPow(t, x, y);
+  Type i32 = t.getBuilder().getI32Type();
+  if (!TosaBuilder::isFloat(y)) {
+    // A constant exponent (int64 included) stays visible to integerPow.
+    if (std::optional<DenseElementsAttr> c = TosaBuilder::constantValue(y)) {
+      SmallVector<int64_t> e = toInts(*c);
+      for (int64_t &v : e)
+        v = std::clamp<int64_t>(v, std::numeric_limits<int32_t>::min(),
+                                std::numeric_limits<int32_t>::max());
+      return integerPow(
+          t, x,
+          t.constant(fromInts(RankedTensorType::get(t.shapeOf(y), i32), e)));
+    }
+    return integerPow(t, x, t.cast(y, i32));
+  }
+  Type f32 = t.getBuilder().getF32Type();
+  Value yf = t.cast(y, f32);
+  Value whole =
+      t.clamp(t.select(t.compare<tosa::GreaterEqualOp>(yf, t.scalarLike(yf, 0)),
+                       t.unary<tosa::FloorOp>(yf), t.unary<tosa::CeilOp>(yf)),
+              -2147483648.0, 2147483520.0); // the f32 values in the i32 range
+  Value exact = integerPow(t, x, t.cast(whole, i32));
+  Value rounded =
+      truncateToInteger(t, t.pow(t.cast(x, f32), yf), t.elementTypeOf(x));
+  return t.select(t.compare<tosa::EqualOp>(whole, yf), exact, rounded);
+}
+
+LegalizeResult pow(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(2)) ||
+      failed(ctx.requireElementType(0, Elt::Number)) ||
+      failed(ctx.requireElementType(1, Elt::Number)) ||
+      failed(checkBroadcast(ctx, 0, 2)))
+    return failure();
+  return Values{buildPow(ctx.tosa, ctx.input(0), ctx.input(1))};
+}
+
+/// Pow before opset 7: `broadcast`/`axis` as for Add (legacyAlignedB).
+LegalizeResult legacyPow(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(2)) ||
+      failed(ctx.requireElementType(0, Elt::Number)) ||
+      failed(ctx.requireElementType(1, Elt::Number)))
+    return failure();
+  FailureOr<Value> b = legacyAlignedB(ctx);
+  if (failed(b))
+    return failure();
+  return Values{buildPow(ctx.tosa, ctx.input(0), *b)};
 }
 
 /// Mod(A, B): with fmod = 1 the remainder of truncated division (sign of A,
@@ -306,21 +427,21 @@ LegalizeResult isInf(NodeContext &ctx) {
   return Values{t.splat(t.shapeOf(x), t.getBuilder().getI1Type(), 0)};
 }
 
-/// Cast(to). ONNX converts float to integer truncating toward zero (as C
-/// does) but TOSA CAST rounds to nearest even, so values are truncated with
-/// floor/ceil first. TOSA has no bool <-> float CAST: those go through
-/// select / compare. Constant inputs are converted at compile time (which
-/// also covers int64/float64 constants).
-LegalizeResult castTo(NodeContext &ctx, Type to) {
+/// `x` converted to `to`, neither of them narrow data. ONNX converts float
+/// to integer truncating toward zero (as C does) but TOSA CAST rounds to
+/// nearest even, so values are truncated with floor/ceil first. TOSA has no
+/// bool <-> float CAST: those go through select / compare. Constant inputs
+/// are converted at compile time (which also covers int64/float64
+/// constants).
+LegalizeResult castValue(NodeContext &ctx, Value x, Type to) {
   TosaBuilder &t = ctx.tosa;
-  Value x = ctx.input(0);
   Type from = t.elementTypeOf(x);
   if (from == to)
     return Values{x};
   bool fromFloat = isa<FloatType>(from), toFloat = isa<FloatType>(to);
   auto type = RankedTensorType::get(t.shapeOf(x), to);
 
-  if (std::optional<DenseElementsAttr> c = ctx.constantInput(0)) {
+  if (std::optional<DenseElementsAttr> c = t.constantValue(x)) {
     if (to.isInteger(1)) {
       SmallVector<int64_t> nonZero;
       for (double v : toDoubles(*c))
@@ -333,8 +454,6 @@ LegalizeResult castTo(NodeContext &ctx, Type to) {
   }
   // Run-time data is computed in demoted types (docs/types.md); unsigned
   // results are wrapped to their width by the pass, from the declared type.
-  if (to.isUnsignedInteger(64))
-    return ctx.fail("cast to uint64 at run time is not supported");
   ctx.setOutputElementType(0, to); // for the wrap, where not declared
   to = demotedElementType(to);
   if (from == to)
@@ -350,6 +469,33 @@ LegalizeResult castTo(NodeContext &ctx, Type to) {
     x = t.select(nonNeg, t.unary<tosa::FloorOp>(x), t.unary<tosa::CeilOp>(x));
   }
   return Values{t.cast(x, to)};
+}
+
+/// Cast(to, saturate, round_mode). Narrow data (float8, float4, 4- and
+/// 2-bit integers: i8 bit patterns, NarrowTypes.h) is decoded to f32 / i32
+/// and converted from there; a narrow result is encoded by ONNX's rules,
+/// `saturate` choosing between +-FLT_MAX and Inf/NaN for float8 out of
+/// range, `round_mode` rounding FLOAT8E8M0.
+LegalizeResult castTo(NodeContext &ctx, Type to) {
+  TosaBuilder &t = ctx.tosa;
+  Value x = ctx.input(0);
+  Type fromNarrow = ctx.narrowInputType(0);
+  if (fromNarrow == to)
+    return Values{x};
+  if (fromNarrow)
+    x = decodeNarrow(t, x, fromNarrow);
+  if (!isNarrowType(to))
+    return castValue(ctx, x, to);
+  std::string mode = ctx.getString("round_mode", "up");
+  E8M0Rounding rounding = mode == "down"      ? E8M0Rounding::Down
+                          : mode == "nearest" ? E8M0Rounding::Nearest
+                                              : E8M0Rounding::Up;
+  if (mode != "up" && mode != "down" && mode != "nearest")
+    return ctx.fail("round_mode '" + mode +
+                    "' is not one of up, down, nearest");
+  ctx.setOutputElementType(0, to);
+  return Values{
+      encodeNarrow(t, x, to, ctx.getInt("saturate", 1) != 0, rounding)};
 }
 
 /// BitShift, computed in the type its data is carried in (docs/types.md):
@@ -468,7 +614,8 @@ LegalizeResult castOp(NodeContext &ctx) {
 LegalizeResult castLike(NodeContext &ctx) {
   if (failed(ctx.requireInputs(2)))
     return failure();
-  return castTo(ctx, ctx.inputType(1).getElementType());
+  Type like = ctx.narrowInputType(1);
+  return castTo(ctx, like ? like : ctx.inputType(1).getElementType());
 }
 
 // clang-format off
@@ -500,6 +647,7 @@ const OpLegalization kElementwise[] = {
     {"Sub", 7, binaryFn<&TosaBuilder::sub, Elt::Number>},
     {"Mul", 7, binaryFn<&TosaBuilder::mul, Elt::Number>},
     {"Div", 7, binaryFn<&TosaBuilder::div, Elt::Number>},
+    {"Pow", 1, legacyPow},
     {"Pow", 7, pow},
     {"Mod", 10, mod},
     // Variadic (numpy broadcasting from 8; 6 required equal shapes, a

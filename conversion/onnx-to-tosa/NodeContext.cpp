@@ -1,5 +1,6 @@
 //===- NodeContext.cpp - What a legalization sees of one ONNX node --------===//
 #include "conversion/onnx-to-tosa/NodeContext.h"
+#include "conversion/onnx-to-tosa/NarrowTypes.h"
 
 using namespace mlir;
 
@@ -89,6 +90,16 @@ LogicalResult NodeContext::requireNonEmpty(ArrayRef<int64_t> shape) {
   return success();
 }
 
+Type NodeContext::narrowInputType(unsigned i) const {
+  narrowRead = true;
+  if (i < narrowInputs.size() && narrowInputs[i])
+    return narrowInputs[i];
+  // A constant of narrow type a handler built (not yet turned into bits).
+  Value v = input(i);
+  Type elt = v ? getElementTypeOrSelf(v.getType()) : Type();
+  return elt && isNarrowType(elt) ? elt : Type();
+}
+
 bool NodeContext::outputUsed(unsigned i) const {
   return i < numOutputs() && !node.getOutputs()[i].use_empty();
 }
@@ -151,6 +162,8 @@ bool accepts(Elt kind, Type t) {
 
 Type demotedElementType(Type elementType) {
   MLIRContext *ctx = elementType.getContext();
+  if (isNarrowType(elementType))
+    return IntegerType::get(ctx, 8);
   if (elementType.isF64())
     return Float32Type::get(ctx);
   auto integer = dyn_cast<IntegerType>(elementType);
@@ -188,6 +201,26 @@ Type onnxElementType(MLIRContext *ctx, int64_t dataType) {
     return b.getIntegerType(64, /*isSigned=*/false);
   case 16:
     return b.getBF16Type();
+  case 17:
+    return b.getType<Float8E4M3FNType>();
+  case 18:
+    return b.getType<Float8E4M3FNUZType>();
+  case 19:
+    return b.getType<Float8E5M2Type>();
+  case 20:
+    return b.getType<Float8E5M2FNUZType>();
+  case 21:
+    return b.getIntegerType(4, /*isSigned=*/false);
+  case 22:
+    return b.getIntegerType(4);
+  case 23:
+    return b.getType<Float4E2M1FNType>();
+  case 24:
+    return b.getType<Float8E8M0FNUType>();
+  case 25:
+    return b.getIntegerType(2, /*isSigned=*/false);
+  case 26:
+    return b.getIntegerType(2);
   default:
     return {};
   }

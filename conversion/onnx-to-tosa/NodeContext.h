@@ -31,11 +31,12 @@ enum class Elt {
 bool accepts(Elt kind, mlir::Type elementType);
 
 /// The MLIR element type of an ONNX TensorProto.DataType; null when the
-/// type has no MLIR counterpart here (strings, complex, 4-bit, fp8).
+/// type has no MLIR counterpart here (strings, complex, float6).
 mlir::Type onnxElementType(mlir::MLIRContext *ctx, int64_t dataType);
 /// The element type run-time data of `elementType` is computed in (TOSA 1.0
 /// has no int64, float64 or unsigned data; see docs/types.md): int64 -> i32,
-/// float64 -> f32, uint8/16/32 -> i32; others are unchanged.
+/// float64 -> f32, uint8/16/32 -> i32, float8/float4/4- and 2-bit integers
+/// -> i8 (their bit patterns, NarrowTypes.h); others are unchanged.
 mlir::Type demotedElementType(mlir::Type elementType);
 
 /// A handler's result: one value per ONNX output it produces.
@@ -64,6 +65,17 @@ public:
   int64_t inputRank(unsigned i) const { return inputShape(i).size(); }
   /// The data of input `i` when it is (after legalization) a tosa.const.
   std::optional<mlir::DenseElementsAttr> constantInput(unsigned i) const;
+  /// The ONNX element type of input `i` when it is narrow data (float8,
+  /// float4, 4- or 2-bit integers) carried as i8 bit patterns
+  /// (NarrowTypes.h), else null. A handler that asks is trusted to give the
+  /// bits their meaning; the pass refuses narrow data to other handlers,
+  /// except those that only move data.
+  mlir::Type narrowInputType(unsigned i) const;
+  /// Set by the pass before the handler runs.
+  void setNarrowInputTypes(llvm::ArrayRef<mlir::Type> types) {
+    narrowInputs.assign(types.begin(), types.end());
+  }
+  bool readNarrowInputTypes() const { return narrowRead; }
   /// Integer data of a constant input (shapes, axes, pads...).
   std::optional<llvm::SmallVector<int64_t>> constantInts(unsigned i) const;
 
@@ -142,6 +154,8 @@ private:
   std::string reason;
   llvm::SmallVector<unsigned> notConstant;
   llvm::SmallVector<mlir::Type> outputTypes;
+  llvm::SmallVector<mlir::Type> narrowInputs;
+  mutable bool narrowRead = false;
 };
 
 /// Signature of a legalization.

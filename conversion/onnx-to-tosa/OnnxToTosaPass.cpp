@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "conversion/onnx-to-tosa/ConstantFolding.h"
+#include "conversion/onnx-to-tosa/NarrowTypes.h"
 #include "conversion/onnx-to-tosa/NodeContext.h"
 #include "conversion/onnx-to-tosa/OnnxToTosa.h"
 
@@ -119,6 +120,8 @@ std::optional<StringRef> unsupportedElementType(Type type) {
     return StringRef("int64");
   if (elt.isF64())
     return StringRef("float64");
+  if (isNarrowType(elt))
+    return StringRef("float8, float4, 4-bit or 2-bit");
   if (elt.isUnsignedInteger())
     return StringRef("unsigned integer");
   return std::nullopt;
@@ -158,10 +161,9 @@ bool agreesWithDeclared(Type computed, Type declared) {
   if (!want)
     return true; // !onnx.unknown
   auto have = cast<RankedTensorType>(computed);
-  // int64 / float64 / uint8-32 are computed as i32 / f32 (docs/types.md).
+  // int64 / float64 / unsigned are computed as i32 / f32 (docs/types.md).
   if (have.getElementType() != want.getElementType() &&
-      (want.getElementType().isUnsignedInteger(64) ||
-       have.getElementType() != demotedElementType(want.getElementType())))
+      have.getElementType() != demotedElementType(want.getElementType()))
     return false;
   if (!want.hasRank())
     return true;
@@ -182,11 +184,35 @@ bool agreesWithDeclared(Type computed, Type declared) {
 /// integers only); the artifact reports it with its unsigned dtype.
 constexpr StringLiteral kUnsignedAttr = "onnx.unsigned";
 
-/// Unsigned types computed as i32 at run time (uint64 is not: it would lose
-/// half its range and more).
+/// Marks a graph input or output of narrow element type (NarrowTypes.h),
+/// i8 bit patterns in the signature, with the type the model declares; the
+/// artifact reports it with that dtype.
+constexpr StringLiteral kElementTypeAttr = "onnx.element_type";
+
+/// Unsigned types computed as i32 at run time (uint64 keeps its low 32
+/// bits, as int64 does; uint4 and uint2 are narrow types, carried as bits).
 bool isRunTimeUnsigned(Type elt) {
   auto integer = dyn_cast<IntegerType>(elt);
-  return integer && integer.isUnsigned() && integer.getWidth() <= 32;
+  return integer && integer.isUnsigned() && integer.getWidth() >= 8;
+}
+
+/// ONNX ops that only move narrow data (its i8 bit patterns) around, which
+/// any handler does right without knowing what the bits mean.
+bool movesDataOnly(onnx::NodeOp node) {
+  StringRef domain = node.getDomain();
+  if (!domain.empty() && domain != "ai.onnx")
+    return false;
+  return llvm::is_contained({"Identity", "Reshape", "Flatten", "Squeeze",
+                             "Unsqueeze", "Transpose", "Concat", "Split",
+                             "Slice", "Gather", "Expand", "Tile", "Shape",
+                             "Size", "Where"},
+                            node.getOpType());
+}
+
+/// A constant of narrow element type as its i8 bit patterns.
+Value narrowConstantBits(OpBuilder &b, Location loc, DenseElementsAttr attr) {
+  DenseElementsAttr bits = narrowBitsAttr(attr);
+  return tosa::ConstOp::create(b, loc, bits.getType(), bits);
 }
 
 /// Whether run-time data of `type` is computed in a narrower type.
@@ -195,9 +221,10 @@ bool isDemoted(Type type) {
   return demotedElementType(elt) != elt;
 }
 
-/// `attr` in its demoted element type: integers saturate to the i32 range
-/// (ONNX uses INT64_MAX / INT64_MIN as "no bound" in Slice and Clip, which
-/// must stay the extreme value rather than wrap), floats round to f32.
+/// `attr` in its demoted element type: signed integers saturate to the i32
+/// range (ONNX uses INT64_MAX / INT64_MIN as "no bound" in Slice and Clip,
+/// which must stay the extreme value rather than wrap), unsigned ones keep
+/// their low 32 bits as run-time unsigned data does, floats round to f32.
 DenseElementsAttr demoteConstant(DenseElementsAttr attr) {
   auto type = cast<RankedTensorType>(attr.getType());
   auto demoted = type.clone(demotedElementType(type.getElementType()));
@@ -206,10 +233,10 @@ DenseElementsAttr demoteConstant(DenseElementsAttr attr) {
   SmallVector<int64_t> values;
   if (type.getElementType().isUnsignedInteger()) {
     for (const APInt &v : attr.getValues<APInt>())
-      values.push_back(static_cast<int64_t>(v.getZExtValue()));
-  } else {
-    values = toInts(attr);
+      values.push_back(static_cast<int32_t>(v.getZExtValue()));
+    return fromInts(demoted, values);
   }
+  values = toInts(attr);
   for (int64_t &v : values)
     v = std::clamp<int64_t>(v, std::numeric_limits<int32_t>::min(),
                             std::numeric_limits<int32_t>::max());
@@ -219,23 +246,26 @@ DenseElementsAttr demoteConstant(DenseElementsAttr attr) {
 /// Converts run-time data between a graph boundary type and its demoted
 /// type. arith ops on tensors, not tosa.cast: TOSA 1.0 has no cast from or
 /// to int64/float64. They lower through convert-elementwise-to-linalg.
-Value convertBoundary(OpBuilder &b, Location loc, Value v, Type to) {
+/// `isUnsigned`: integers widen with zeros (uint64 from its i32 bits).
+Value convertBoundary(OpBuilder &b, Location loc, Value v, Type to,
+                      bool isUnsigned = false) {
   Type from = cast<ShapedType>(v.getType()).getElementType();
   auto type = cast<RankedTensorType>(v.getType()).clone(to);
   if (isa<FloatType>(from))
     return from.getIntOrFloatBitWidth() > to.getIntOrFloatBitWidth()
                ? Value(arith::TruncFOp::create(b, loc, type, v))
                : Value(arith::ExtFOp::create(b, loc, type, v));
-  return from.getIntOrFloatBitWidth() > to.getIntOrFloatBitWidth()
-             ? Value(arith::TruncIOp::create(b, loc, type, v))
-             : Value(arith::ExtSIOp::create(b, loc, type, v));
+  if (from.getIntOrFloatBitWidth() > to.getIntOrFloatBitWidth())
+    return arith::TruncIOp::create(b, loc, type, v);
+  if (isUnsigned)
+    return arith::ExtUIOp::create(b, loc, type, v);
+  return arith::ExtSIOp::create(b, loc, type, v);
 }
 
 /// Whether a node input is a constant that a retry may demote.
 bool isDemotableConstant(Value v) {
   auto c = v.getDefiningOp<tosa::ConstOp>();
-  return c && isDemoted(c.getType()) &&
-         !c.getType().getElementType().isUnsignedInteger(64);
+  return c && isDemoted(c.getType());
 }
 
 /// `v` (i32 holding `unsignedType` data) reduced modulo 2^width, as ONNX's
@@ -324,15 +354,31 @@ void foldResults(OpBuilder &builder, onnx::NodeOp node, bool mayFold,
 /// what it built and returns why.
 FailureOr<Values> tryHandler(OpBuilder &builder, onnx::NodeOp node,
                              const OpLegalization *row, std::string &why,
-                             SmallVectorImpl<Type> &outputTypes, bool mayFold) {
+                             SmallVectorImpl<Type> &outputTypes, bool mayFold,
+                             ArrayRef<Type> narrowInputs) {
   builder.setInsertionPoint(node);
   Operation *before = node->getPrevNode();
   Block *block = node->getBlock();
   NodeContext ctx(builder, node);
+  ctx.setNarrowInputTypes(narrowInputs);
   LegalizeResult results = row->handler(ctx);
   outputTypes.assign(ctx.getOutputElementTypes().begin(),
                      ctx.getOutputElementTypes().end());
-  if (failed(results))
+  // Narrow data is i8 bit patterns: an op other than data movement must
+  // know that to compute with it.
+  if (succeeded(results) && !ctx.readNarrowInputTypes() && !movesDataOnly(node))
+    for (auto [i, narrow] : llvm::enumerate(narrowInputs))
+      if (narrow) {
+        why = "input " + std::to_string(i) + " has element type " +
+              llvm::to_string(narrow) +
+              ", which this op does not support (float8, float4, 4- and "
+              "2-bit data are only converted by Cast, CastLike, "
+              "QuantizeLinear and DequantizeLinear, and moved by data "
+              "movement ops)";
+        results = failure();
+        break;
+      }
+  if (failed(results) && why.empty())
     why = ctx.getFailureReason().empty()
               ? "cannot be legalized"
               : ctx.getFailureReason() +
@@ -373,6 +419,9 @@ struct DemotedValues {
   DenseMap<Value, Type> wideOrigin;
   /// i32 run-time values that hold unsigned data, and its type.
   DenseMap<Value, Type> unsignedOf;
+  /// i8 values (run-time or constant) that hold the bit patterns of narrow
+  /// data (NarrowTypes.h), and its type.
+  DenseMap<Value, Type> narrowOf;
 };
 
 LogicalResult convertNode(OpBuilder &builder, onnx::NodeOp node,
@@ -412,10 +461,14 @@ LogicalResult convertNode(OpBuilder &builder, onnx::NodeOp node,
   // First with int64/float64 constants exact, which folds shape arithmetic
   // at compile time; when that needs them at run time (or mixes them with
   // demoted run-time data), again with those constants demoted.
+  SmallVector<Type> narrowInputs;
+  for (Value v : node.getInputs())
+    narrowInputs.push_back(demoted.narrowOf.lookup(v));
+
   std::string why;
   SmallVector<Type> outputTypes; // set by the handler, where undeclared
   FailureOr<Values> results =
-      tryHandler(builder, node, row, why, outputTypes, mayFold);
+      tryHandler(builder, node, row, why, outputTypes, mayFold, narrowInputs);
   if (failed(results) && llvm::any_of(node.getInputs(), isDemotableConstant)) {
     builder.setInsertionPoint(node);
     for (OpOperand &operand : node->getOpOperands()) {
@@ -428,7 +481,8 @@ LogicalResult convertNode(OpBuilder &builder, onnx::NodeOp node,
           tosa::ConstOp::create(builder, c.getLoc(), attr.getType(), attr));
     }
     why.clear();
-    results = tryHandler(builder, node, row, why, outputTypes, mayFold);
+    results =
+        tryHandler(builder, node, row, why, outputTypes, mayFold, narrowInputs);
   }
   if (failed(results))
     return nodeError(node, why);
@@ -440,6 +494,18 @@ LogicalResult convertNode(OpBuilder &builder, onnx::NodeOp node,
       continue;
     }
     Value v = (*results)[i];
+    // A constant of narrow type (Constant's value) becomes its bits.
+    if (auto c = v.getDefiningOp<tosa::ConstOp>();
+        c && isNarrowType(c.getType().getElementType())) {
+      builder.setInsertionPoint(node);
+      Type narrow = c.getType().getElementType();
+      v = narrowConstantBits(builder, c.getLoc(),
+                             cast<DenseElementsAttr>(c.getValues()));
+      demoted.narrowOf[v] = narrow;
+      if (i >= outputTypes.size())
+        outputTypes.resize(i + 1);
+      outputTypes[i] = narrow;
+    }
     if (!agreesWithDeclared(v.getType(), out.getType()))
       return nodeError(node, "computed type " + llvm::to_string(v.getType()) +
                                  " for output " + Twine(i) +
@@ -454,6 +520,24 @@ LogicalResult convertNode(OpBuilder &builder, onnx::NodeOp node,
                                              : Type();
     bool runTimeI32 = !v.getDefiningOp<tosa::ConstOp>() &&
                       getElementTypeOrSelf(v.getType()).isInteger(32);
+    // Narrow data keeps its type: declared, given by the handler, or that of
+    // the data a data-movement op moved.
+    if (!declared && getElementTypeOrSelf(v.getType()).isInteger(8) &&
+        movesDataOnly(node))
+      for (Type narrow : narrowInputs)
+        if (narrow) {
+          declared = narrow;
+          break;
+        }
+    if (declared && isNarrowType(declared)) {
+      if (!getElementTypeOrSelf(v.getType()).isInteger(8))
+        return nodeError(node, "internal error: output " + Twine(i) +
+                                   " of type " + llvm::to_string(declared) +
+                                   " is not carried as i8 bits");
+      demoted.narrowOf[v] = declared;
+      out.replaceAllUsesWith(v);
+      continue;
+    }
     if (declared && isRunTimeUnsigned(declared) && runTimeI32) {
       if (demoted.unsignedOf.lookup(v) != declared) {
         builder.setInsertionPoint(node);
@@ -484,8 +568,15 @@ onnx::NodeOp convertOps(OpBuilder &builder, Block &block,
   for (Operation &op : llvm::make_early_inc_range(block)) {
     if (auto constant = dyn_cast<onnx::ConstantOp>(op)) {
       builder.setInsertionPoint(constant);
-      Value c = tosa::ConstOp::create(builder, constant.getLoc(),
+      Type elt = constant.getType().getElementType();
+      Value c =
+          isNarrowType(elt)
+              ? narrowConstantBits(builder, constant.getLoc(),
+                                   cast<DenseElementsAttr>(constant.getValue()))
+              : tosa::ConstOp::create(builder, constant.getLoc(),
                                       constant.getType(), constant.getValue());
+      if (isNarrowType(elt))
+        demoted.narrowOf[c] = elt;
       constant.replaceAllUsesWith(c);
       constant.erase();
     } else if (auto node = dyn_cast<onnx::NodeOp>(op)) {
@@ -513,6 +604,35 @@ LogicalResult convertFunction(func::FuncOp func) {
   builder.setInsertionPointToStart(&body);
   for (BlockArgument arg : body.getArguments()) {
     auto type = dyn_cast<RankedTensorType>(arg.getType());
+    // Narrow data: i8 bit patterns, the code in the low bits. Those of
+    // 4- and 2-bit types are masked, so that any byte with the right low
+    // bits (an int8 -1 for INT4 -1) reads as that code.
+    if (type && isNarrowType(type.getElementType())) {
+      Type narrow = type.getElementType();
+      auto bitsType = type.clone(IntegerType::get(ctx, 8));
+      arg.setType(bitsType);
+      func.setArgAttr(arg.getArgNumber(), kElementTypeAttr,
+                      TypeAttr::get(narrow));
+      Value bits = arg;
+      if (type.hasStaticShape() && type.getNumElements() == 0) {
+        bits = createEmptyConstant(builder, arg.getLoc(), bitsType);
+        arg.replaceAllUsesWith(bits);
+      } else if (narrow.getIntOrFloatBitWidth() < 8) {
+        auto maskType = RankedTensorType::get(Shape(type.getRank(), 1),
+                                              builder.getI8Type());
+        Value mask = tosa::ConstOp::create(
+            builder, arg.getLoc(), maskType,
+            DenseElementsAttr::get(
+                maskType, builder.getI8IntegerAttr(
+                              (1 << narrow.getIntOrFloatBitWidth()) - 1)));
+        bits = tosa::BitwiseAndOp::create(builder, arg.getLoc(), bitsType, arg,
+                                          mask);
+        arg.replaceAllUsesExcept(bits, bits.getDefiningOp());
+        entryOf[bits] = arg;
+      }
+      demoted.narrowOf[bits] = narrow;
+      continue;
+    }
     if (type && type.hasStaticShape() && type.getNumElements() == 0) {
       // An empty input carries no data: it is a compile-time constant.
       arg.replaceAllUsesWith(createEmptyConstant(builder, arg.getLoc(), type));
@@ -524,9 +644,9 @@ LogicalResult convertFunction(func::FuncOp func) {
       arg.setType(type.clone(IntegerType::get(ctx, width)));
       func.setArgAttr(arg.getArgNumber(), kUnsignedAttr, UnitAttr::get(ctx));
       Value wide = arg;
-      if (width < 32) {
-        wide = arith::ExtUIOp::create(
-            builder, arg.getLoc(), type.clone(IntegerType::get(ctx, 32)), arg);
+      if (width != 32) {
+        wide = convertBoundary(builder, arg.getLoc(), arg,
+                               IntegerType::get(ctx, 32), /*isUnsigned=*/true);
         arg.replaceAllUsesExcept(wide, wide.getDefiningOp());
       }
       demoted.unsignedOf[wide] = elt;
@@ -552,6 +672,16 @@ LogicalResult convertFunction(func::FuncOp func) {
   builder.setInsertionPoint(terminator);
   for (auto [i, operand] : llvm::enumerate(terminator->getOpOperands())) {
     Value v = operand.get();
+    if (Type narrow = demoted.narrowOf.lookup(v)) {
+      func.setResultAttr(i, kElementTypeAttr, TypeAttr::get(narrow));
+      if (Value arg = entryOf.lookup(v))
+        operand.set(arg);
+      else if (auto c = v.getDefiningOp<tosa::ConstOp>();
+               c && c.getType().getNumElements() == 0)
+        operand.set(
+            arith::ConstantOp::create(builder, c.getLoc(), c.getValues()));
+      continue;
+    }
     if (auto c = v.getDefiningOp<tosa::ConstOp>();
         c && (isDemoted(c.getType()) || c.getType().getNumElements() == 0)) {
       operand.set(
@@ -574,7 +704,8 @@ LogicalResult convertFunction(func::FuncOp func) {
     } else if (isRunTimeUnsigned(want)) {
       Type signless = IntegerType::get(ctx, want.getIntOrFloatBitWidth());
       if (signless != type.getElementType())
-        v = convertBoundary(builder, terminator->getLoc(), v, signless);
+        v = convertBoundary(builder, terminator->getLoc(), v, signless,
+                            /*isUnsigned=*/true);
       operand.set(v);
     } else {
       operand.set(convertBoundary(builder, terminator->getLoc(), v, want));

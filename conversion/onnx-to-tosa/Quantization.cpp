@@ -23,11 +23,13 @@
 // Unsigned data is carried as i32 (docs/types.md); for these ops the
 // quantized types are int8/uint8 (and int16/uint16 for Quantize/Dequantize),
 // so an i32 operand is unsigned data and the declared output type tells
-// uint8 from uint16 where it matters. 2-, 4-bit and float8 types have no
-// run-time representation here and are refused.
+// uint8 from uint16 where it matters. QuantizeLinear and DequantizeLinear
+// also take the narrow types (float8, float4, 4- and 2-bit integers),
+// carried as bit patterns and decoded / encoded by NarrowTypes.h.
 //
 //===----------------------------------------------------------------------===//
 #include "conversion/onnx-to-tosa/ExactArithmetic.h"
+#include "conversion/onnx-to-tosa/NarrowTypes.h"
 #include "conversion/onnx-to-tosa/Window.h"
 
 #include <cmath>
@@ -81,6 +83,12 @@ Type declaredOutputType(NodeContext &ctx, unsigned i) {
 /// converted at compile time (which also reads unsigned constants).
 Value inputF32(NodeContext &ctx, unsigned i) {
   TosaBuilder &t = ctx.tosa;
+  if (Type narrow = ctx.narrowInputType(i)) {
+    auto type = RankedTensorType::get(ctx.inputShape(i), f32(t));
+    if (std::optional<DenseElementsAttr> c = ctx.constantInput(i))
+      return t.constant(fromDoubles(type, decodeNarrowAttr(*c, narrow)));
+    return t.cast(decodeNarrow(t, ctx.input(i), narrow), f32(t));
+  }
   if (std::optional<DenseElementsAttr> c = ctx.constantInput(i))
     return t.constant(fromDoubles(
         RankedTensorType::get(ctx.inputShape(i), f32(t)), toDoubles(*c)));
@@ -91,6 +99,8 @@ Value inputF32(NodeContext &ctx, unsigned i) {
 /// data: i8 and i16 are signed, an i32 run-time value is unsigned data of
 /// `unsignedType`).
 Type quantizedInputType(NodeContext &ctx, unsigned i, Type unsignedType) {
+  if (Type narrow = ctx.narrowInputType(i))
+    return narrow;
   std::optional<DenseElementsAttr> c = ctx.constantInput(i);
   Type elt = c ? c->getElementType() : ctx.inputType(i).getElementType();
   return elt.isInteger(32) ? unsignedType : elt;
@@ -201,8 +211,7 @@ FailureOr<Type> quantizeOutputType(NodeContext &ctx) {
                           ctx.getInt("output_dtype", 0));
     if (!elt)
       return ctx.fail("output_dtype " + Twine(ctx.getInt("output_dtype", 0)) +
-                      " is not supported (only int8, uint8, int16 and uint16 "
-                      "have a run-time representation here)");
+                      " is not supported");
   }
   if (!elt && ctx.hasInput(2)) {
     elt = quantizedInputType(ctx, 2, Type());
@@ -213,11 +222,10 @@ FailureOr<Type> quantizeOutputType(NodeContext &ctx) {
   }
   if (!elt)
     elt = IntegerType::get(ctx.getLoc().getContext(), 8, IntegerType::Unsigned);
-  if (!isQuantizedIntegerType(elt))
+  if (!isQuantizedIntegerType(elt) && !isNarrowType(elt))
     return ctx.fail("quantization to " + llvm::to_string(elt) +
-                    " is not supported (int8, uint8, int16 and uint16 only; "
-                    "2-bit, 4-bit and float8 data have no run-time "
-                    "representation here)");
+                    " is not supported (int8, uint8, int16, uint16, float8, "
+                    "float4, 4- and 2-bit integers only)");
   return elt;
 }
 
@@ -261,10 +269,16 @@ LegalizeResult quantizeLinear(NodeContext &ctx) {
   if (precision != xType)
     x = roundToType(t, x, precision);
   Value q = roundToType(t, divideF32(t, x, scale), precision);
+  ctx.setOutputElementType(0, *outType);
+  bool saturate = ctx.getInt("saturate", 1) != 0;
+  if (isa<FloatType>(*outType)) // float8/float4: rounded by the conversion
+    return Values{encodeNarrow(t, zeroPoint ? t.add(q, zeroPoint) : q, *outType,
+                               saturate)};
   Value n = roundHalfEven(t, q);
   if (zeroPoint)
     n = t.add(n, zeroPoint);
-  ctx.setOutputElementType(0, *outType);
+  if (isNarrowType(*outType))
+    return Values{saturateToNarrow(t, n, *outType, saturate)};
   return Values{saturateTo(t, n, *outType)};
 }
 

@@ -118,6 +118,28 @@ FailureOr<Type> Importer::elementType(int32_t t, StringRef what) {
     return Type(b.getIntegerType(32, false));
   case pb::TensorProto::UINT64:
     return Type(b.getIntegerType(64, false));
+  // Narrow types keep their MLIR counterparts here; the legalization
+  // carries their values as i8 bit patterns (docs/types.md).
+  case pb::TensorProto::FLOAT8E4M3FN:
+    return Type(b.getType<Float8E4M3FNType>());
+  case pb::TensorProto::FLOAT8E4M3FNUZ:
+    return Type(b.getType<Float8E4M3FNUZType>());
+  case pb::TensorProto::FLOAT8E5M2:
+    return Type(b.getType<Float8E5M2Type>());
+  case pb::TensorProto::FLOAT8E5M2FNUZ:
+    return Type(b.getType<Float8E5M2FNUZType>());
+  case pb::TensorProto::FLOAT8E8M0:
+    return Type(b.getType<Float8E8M0FNUType>());
+  case pb::TensorProto::FLOAT4E2M1:
+    return Type(b.getType<Float4E2M1FNType>());
+  case pb::TensorProto::UINT4:
+    return Type(b.getIntegerType(4, false));
+  case pb::TensorProto::INT4:
+    return Type(b.getIntegerType(4));
+  case pb::TensorProto::UINT2:
+    return Type(b.getIntegerType(2, false));
+  case pb::TensorProto::INT2:
+    return Type(b.getIntegerType(2));
   default:
     (void)fail(llvm::Twine(what) + ": unsupported ONNX element type " +
                llvm::Twine(t));
@@ -238,7 +260,12 @@ FailureOr<DenseElementsAttr> Importer::tensorAttr(const pb::TensorProto &t) {
   }
   auto type = RankedTensorType::get(dims, *elt);
   unsigned bits = elt->getIntOrFloatBitWidth();
-  size_t eltBytes = bits == 1 ? 1 : bits / 8;
+  // 4- and 2-bit values are packed 2 and 4 to a byte, first in the low bits
+  // (raw_data; int32_data holds one such byte per entry).
+  unsigned perByte = bits < 8 && bits > 1 ? 8 / bits : 1;
+  size_t eltBytes = bits == 1 || perByte > 1 ? 1 : bits / 8;
+  if (perByte > 1)
+    count = (count + perByte - 1) / perByte; // bytes, unpacked below
 
   // Little-endian raw bytes in ONNX's layout (bool: one byte per element).
   std::string raw;
@@ -298,6 +325,15 @@ FailureOr<DenseElementsAttr> Importer::tensorAttr(const pb::TensorProto &t) {
                " bytes but its shape and type need " +
                llvm::Twine(size_t(count) * eltBytes));
     return failure();
+  }
+  if (perByte > 1) { // one element per byte, as MLIR stores them
+    int64_t elements = type.getNumElements();
+    std::string unpacked(elements, '\0');
+    for (int64_t i = 0; i < elements; ++i)
+      unpacked[i] = static_cast<char>(
+          (static_cast<uint8_t>(raw[i / perByte]) >> (bits * (i % perByte))) &
+          ((1u << bits) - 1));
+    raw = std::move(unpacked);
   }
   if (bits == 1) {
     SmallVector<bool> values;
@@ -373,22 +409,42 @@ FailureOr<Value> Importer::frozenInput(const pb::ValueInfoProto &in,
   FailureOr<Type> declared = valueInfoType(in, /*isInput=*/false);
   if (failed(declared))
     return failure();
+  auto want = dyn_cast<RankedTensorType>(*declared);
+  auto wantUnranked = dyn_cast<UnrankedTensorType>(*declared);
+  Type wantElt = want ? want.getElementType()
+                      : wantUnranked ? wantUnranked.getElementType() : Type();
   pb::TensorProto t;
   t.set_name(in.name());
   t.set_data_type(frozen.dataType);
   for (int64_t d : frozen.shape)
     t.add_dims(d);
   t.set_raw_data(frozen.bytes);
+  // numpy has no bfloat16: a bfloat16 input's value comes as float32, as
+  // onnx-tosa-run takes it, and is rounded to nearest even.
+  if (wantElt && wantElt.isBF16() &&
+      frozen.dataType == pb::TensorProto::FLOAT &&
+      frozen.bytes.size() % 4 == 0) {
+    std::string bits;
+    for (size_t i = 0; i < frozen.bytes.size(); i += 4) {
+      uint32_t word = 0;
+      for (int k = 0; k < 4; ++k)
+        word |= uint32_t(static_cast<uint8_t>(frozen.bytes[i + k])) << (8 * k);
+      APFloat f(APFloat::IEEEsingle(), APInt(32, word));
+      bool lost;
+      f.convert(APFloat::BFloat(), APFloat::rmNearestTiesToEven, &lost);
+      uint64_t b = f.bitcastToAPInt().getZExtValue();
+      bits.push_back(static_cast<char>(b & 0xff));
+      bits.push_back(static_cast<char>(b >> 8));
+    }
+    t.set_data_type(pb::TensorProto::BFLOAT16);
+    t.set_raw_data(bits);
+  }
   FailureOr<DenseElementsAttr> value = tensorAttr(t);
   if (failed(value))
     return failure();
   auto type = value->getType();
   // The value must fit the declaration: same element type, and each declared
   // dimension equal to the value's (symbolic ones take the value's).
-  auto want = dyn_cast<RankedTensorType>(*declared);
-  auto wantUnranked = dyn_cast<UnrankedTensorType>(*declared);
-  Type wantElt = want ? want.getElementType()
-                      : wantUnranked ? wantUnranked.getElementType() : Type();
   if (wantElt && wantElt != type.getElementType())
     return fail(what + ": the value has element type " +
                 llvm::to_string(type.getElementType()) +

@@ -22,6 +22,17 @@ size_t dtypeSize(DType t) {
   case DType::U8:
   case DType::I8:
     return 1;
+  case DType::F8E4M3FN:
+  case DType::F8E4M3FNUZ:
+  case DType::F8E5M2:
+  case DType::F8E5M2FNUZ:
+  case DType::U4:
+  case DType::I4:
+  case DType::F4E2M1:
+  case DType::F8E8M0:
+  case DType::U2:
+  case DType::I2:
+    return 1; // unpacked: one element per byte
   case DType::U16:
   case DType::I16:
   case DType::F16:
@@ -67,8 +78,33 @@ const char *dtypeName(DType t) {
     return "uint64";
   case DType::BF16:
     return "bfloat16";
+  // ml_dtypes' names.
+  case DType::F8E4M3FN:
+    return "float8_e4m3fn";
+  case DType::F8E4M3FNUZ:
+    return "float8_e4m3fnuz";
+  case DType::F8E5M2:
+    return "float8_e5m2";
+  case DType::F8E5M2FNUZ:
+    return "float8_e5m2fnuz";
+  case DType::U4:
+    return "uint4";
+  case DType::I4:
+    return "int4";
+  case DType::F4E2M1:
+    return "float4_e2m1fn";
+  case DType::F8E8M0:
+    return "float8_e8m0fnu";
+  case DType::U2:
+    return "uint2";
+  case DType::I2:
+    return "int2";
   }
   return "?";
+}
+
+bool isNarrowDType(DType t) {
+  return static_cast<uint32_t>(t) >= 17 && static_cast<uint32_t>(t) <= 26;
 }
 
 namespace {

@@ -87,6 +87,12 @@ const char *descrFor(DType t) {
     return "|b1";
   case DType::BF16:
     break;
+  default:
+    // Narrow types: their bit patterns, one per byte (numpy has no such
+    // dtypes; ml_dtypes' arrays save as opaque 'V1').
+    if (isNarrowDType(t))
+      return "|u1";
+    break;
   }
   return nullptr;
 }

@@ -15,6 +15,18 @@ namespace onnx_tosa {
 namespace {
 
 std::optional<DType> toDType(Type t) {
+  if (isa<Float8E4M3FNType>(t))
+    return DType::F8E4M3FN;
+  if (isa<Float8E4M3FNUZType>(t))
+    return DType::F8E4M3FNUZ;
+  if (isa<Float8E5M2Type>(t))
+    return DType::F8E5M2;
+  if (isa<Float8E5M2FNUZType>(t))
+    return DType::F8E5M2FNUZ;
+  if (isa<Float4E2M1FNType>(t))
+    return DType::F4E2M1;
+  if (isa<Float8E8M0FNUType>(t))
+    return DType::F8E8M0;
   if (t.isF32())
     return DType::F32;
   if (t.isF16())
@@ -28,6 +40,10 @@ std::optional<DType> toDType(Type t) {
     switch (i.getWidth()) {
     case 1:
       return DType::Bool;
+    case 2:
+      return u ? DType::U2 : DType::I2;
+    case 4:
+      return u ? DType::U4 : DType::I4;
     case 8:
       return u ? DType::U8 : DType::I8;
     case 16:
@@ -39,6 +55,20 @@ std::optional<DType> toDType(Type t) {
     }
   }
   return std::nullopt;
+}
+
+/// An unrealized_conversion_cast between memrefs of one shape and element
+/// width: the SPIR-V target hands bf16 buffers to kernels that read them as
+/// i16 (StoreBf16AsI16.cpp); the bytes are the same.
+bool isSameBytesCast(Operation &op) {
+  auto cast = dyn_cast<UnrealizedConversionCastOp>(op);
+  if (!cast || cast.getNumOperands() != 1 || cast.getNumResults() != 1)
+    return false;
+  auto from = dyn_cast<MemRefType>(cast.getOperand(0).getType());
+  auto to = dyn_cast<MemRefType>(cast.getResult(0).getType());
+  return from && to && from.getShape() == to.getShape() &&
+         from.getLayout() == to.getLayout() &&
+         from.getElementTypeBitWidth() == to.getElementTypeBitWidth();
 }
 
 /// Bytes of a constant in the runtime's layout (bool: one byte each).
@@ -97,10 +127,15 @@ private:
   }
   /// `isUnsigned`: the signless integer buffer holds unsigned data (the
   /// legalization marks such graph inputs and outputs "onnx.unsigned").
+  /// `declared`: the i8 buffer holds the bit patterns of this narrow type
+  /// ("onnx.element_type"), one element per byte.
   FailureOr<TensorBinding> binding(StringAttr name, Type type, uint32_t buf,
-                                   Operation *where, bool isUnsigned) {
+                                   Operation *where, bool isUnsigned,
+                                   TypeAttr declared) {
     auto mt = dyn_cast<MemRefType>(type);
     Type elt = mt ? mt.getElementType() : Type();
+    if (declared && elt && elt.isInteger(8))
+      elt = declared.getValue();
     if (isUnsigned && elt && elt.isSignlessInteger() &&
         elt.getIntOrFloatBitWidth() > 1)
       elt = IntegerType::get(elt.getContext(), elt.getIntOrFloatBitWidth(),
@@ -148,7 +183,8 @@ Exporter::run(Target target,
     buffers[arg] = buf;
     auto name = main.getArgAttrOfType<StringAttr>(i, "onnx.name");
     auto b = binding(name, mt, buf, main,
-                     static_cast<bool>(main.getArgAttr(i, "onnx.unsigned")));
+                     static_cast<bool>(main.getArgAttr(i, "onnx.unsigned")),
+                     main.getArgAttrOfType<TypeAttr>(i, "onnx.element_type"));
     if (failed(b))
       return failure();
     if (b->name.empty())
@@ -184,7 +220,8 @@ Exporter::run(Target target,
       continue;
     }
     if (isa<memref::CollapseShapeOp, memref::ExpandShapeOp, memref::CastOp,
-            memref::ReshapeOp>(op)) {
+            memref::ReshapeOp>(op) ||
+        isSameBytesCast(op)) {
       // Views of a dense buffer with identity layout: the same bytes.
       FailureOr<uint32_t> src = bufferOf(op.getOperand(0), &op);
       if (failed(src))
@@ -232,7 +269,8 @@ Exporter::run(Target target,
         auto name = main.getResultAttrOfType<StringAttr>(i, "onnx.name");
         auto b =
             binding(name, v.getType(), *buf, ret,
-                    static_cast<bool>(main.getResultAttr(i, "onnx.unsigned")));
+                    static_cast<bool>(main.getResultAttr(i, "onnx.unsigned")),
+                    main.getResultAttrOfType<TypeAttr>(i, "onnx.element_type"));
         if (failed(b))
           return failure();
         if (b->name.empty())

@@ -58,26 +58,6 @@ struct PrepareSpirvPass
     }
     module->setAttr(spirv::getTargetEnvAttrName(), env);
 
-    // SPIR-V for Vulkan has no bfloat16 here (it would need
-    // VK_KHR_shader_bfloat16, or emulation through i16 storage); refuse
-    // rather than produce kernels that misread the buffers.
-    WalkResult bf16 = module.walk([&](gpu::GPUModuleOp gpuModule) {
-      WalkResult found = gpuModule.walk([](Operation *op) {
-        auto isBf16 = [](Type t) { return getElementTypeOrSelf(t).isBF16(); };
-        if (llvm::any_of(op->getOperandTypes(), isBf16) ||
-            llvm::any_of(op->getResultTypes(), isBf16))
-          return WalkResult::interrupt();
-        return WalkResult::advance();
-      });
-      if (found.wasInterrupted()) {
-        gpuModule.emitError("bfloat16 tensors are not supported on the "
-                            "Vulkan target yet (use --target=cuda)");
-        return WalkResult::interrupt();
-      }
-      return WalkResult::advance();
-    });
-    if (bf16.wasInterrupted())
-      return signalPassFailure();
     module.walk([&](gpu::GPUFuncOp func) {
       if (!func.isKernel())
         return;
@@ -159,13 +139,24 @@ std::unique_ptr<Pass> createPrepareSpirvPass() {
 void buildGpuToSpirvPipeline(OpPassManager &pm) {
   pm.addPass(createPrepareSpirvPass());
   pm.addNestedPass<gpu::GPUModuleOp>(std::make_unique<ApproximateMathPass>());
+  // Vulkan (lavapipe included) has no bfloat16 arithmetic: kernels compute
+  // bf16 in f32, rounding each result back to bf16 as CUDA's native bf16
+  // does (arith-emulate-unsupported-floats, and for math ops
+  // math-extend-to-supported-types); arith-expand's bf16 patterns turn
+  // those extf/truncf into integer ops on the bits (truncf rounds to
+  // nearest even and keeps NaN a NaN); onnx-tosa-store-bf16-as-i16 then
+  // carries what is left of bf16 as i16 of the same bits.
+  addPassPipeline(pm, "gpu.module(arith-emulate-unsupported-floats{"
+                      "source-types=bf16 target-type=f32},"
+                      "math-extend-to-supported-types{extra-types=f16 "
+                      "target-type=f32},"
+                      "lower-affine,arith-expand{include-bf16=true})");
+  pm.addPass(createStoreBf16AsI16Pass());
   // convert-gpu-to-spirv does not convert math ops itself; they are turned
   // into GLSL extended instructions first.
-  std::string pipeline =
-      "gpu.module(lower-affine,arith-expand,convert-math-to-spirv),"
-      "convert-gpu-to-spirv,"
-      "spirv.module(spirv-lower-abi-attrs,spirv-update-vce)";
-  addPassPipeline(pm, pipeline);
+  addPassPipeline(pm, "gpu.module(convert-math-to-spirv),"
+                      "convert-gpu-to-spirv,"
+                      "spirv.module(spirv-lower-abi-attrs,spirv-update-vce)");
 }
 
 LogicalResult
@@ -186,6 +177,7 @@ collectSpirv(ModuleOp module,
 void registerSpirvTargetPasses() {
   PassRegistration<PrepareSpirvPass>();
   PassRegistration<ApproximateMathPass>();
+  registerPass([] { return createStoreBf16AsI16Pass(); });
 }
 
 } // namespace onnx_tosa

@@ -17,6 +17,12 @@ namespace onnx_tosa {
 /// its SPIR-V entry-point ABI.
 std::unique_ptr<mlir::Pass> createPrepareSpirvPass();
 
+/// `onnx-tosa-store-bf16-as-i16`: once bf16 arithmetic in the kernels is
+/// emulated in f32, carries the remaining bf16 data (buffers, loads,
+/// stores, selects, constants) as i16 of the same bits, which Vulkan has;
+/// launches cast the host's bf16 buffers to i16 memrefs.
+std::unique_ptr<mlir::Pass> createStoreBf16AsI16Pass();
+
 /// gpu.module kernels → spirv.module ops (Vulkan compute shaders; kernel
 /// argument i is storage buffer binding i of descriptor set 0).
 void buildGpuToSpirvPipeline(mlir::OpPassManager &pm);

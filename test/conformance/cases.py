@@ -30,6 +30,9 @@ NPY_INPUT_TYPES = {
     "FLOAT", "DOUBLE", "FLOAT16", "BFLOAT16",
     "INT8", "INT16", "INT32", "INT64",
     "UINT8", "UINT16", "UINT32", "UINT64", "BOOL",
+    # Narrow types travel as uint8 bit patterns (harness.to_runner_array).
+    "FLOAT8E4M3FN", "FLOAT8E4M3FNUZ", "FLOAT8E5M2", "FLOAT8E5M2FNUZ",
+    "FLOAT8E8M0", "FLOAT4E2M1", "INT4", "UINT4", "INT2", "UINT2",
 }
 
 _EXPANDED_RE = re.compile(r"^(?P<base>.+?)_expanded(?:_ver\d+)?$")

@@ -189,12 +189,62 @@ def _is_bfloat16(a: np.ndarray) -> bool:
     return a.dtype.name == "bfloat16"
 
 
+# ml_dtypes' narrow types, which the runner exchanges as uint8 arrays of
+# their bit patterns (one element per byte, code in the low bits).
+NARROW_DTYPES = {
+    "float8_e4m3fn", "float8_e4m3fnuz", "float8_e5m2", "float8_e5m2fnuz",
+    "float8_e8m0fnu", "float4_e2m1fn", "int4", "uint4", "int2", "uint2",
+}
+
+
+def _is_narrow(a: np.ndarray) -> bool:
+    return a.dtype.name in NARROW_DTYPES
+
+
+def to_runner_array(a: np.ndarray) -> np.ndarray:
+    """An input as onnx-tosa-run reads it: bfloat16 as float32, narrow
+    types as the uint8 bit patterns (ml_dtypes keeps the upper bits of a
+    4- or 2-bit element zero)."""
+    if _is_bfloat16(a):
+        return a.astype(np.float32)
+    if _is_narrow(a):
+        return a.view(np.uint8).copy()
+    return a
+
+
+def _compare_narrow(name: str, expected: np.ndarray,
+                    actual: np.ndarray) -> str | None:
+    """Narrow outputs come back as uint8 bit patterns: equal bits, or both
+    NaN (a NaN's sign and payload are not compared)."""
+    if actual.dtype != np.uint8:
+        return (f"output '{name}': dtype {actual.dtype}, expected uint8 bit "
+                f"patterns of {expected.dtype.name}")
+    if actual.shape != expected.shape:
+        return (f"output '{name}': shape {list(actual.shape)}, "
+                f"expected {list(expected.shape)}")
+    got = actual.view(expected.dtype)
+    with np.errstate(all="ignore"):
+        g = got.astype(np.float64)
+        e = expected.astype(np.float64)
+    bad = (actual != expected.view(np.uint8)) & ~(np.isnan(g) & np.isnan(e))
+    if not bad.any():
+        return None
+    idx = tuple(int(i) for i in np.argwhere(bad)[0]) if bad.ndim else ()
+    return (f"output '{name}': {int(bad.sum())} of {bad.size} values differ; "
+            f"first at {list(idx)}: got {_fmt(g[idx])} "
+            f"(bits {int(actual[idx]):#04x}), expected {_fmt(e[idx])} "
+            f"(bits {int(expected.view(np.uint8)[idx]):#04x})")
+
+
 def compare(name: str, expected: np.ndarray, actual: np.ndarray,
             rtol: float = RTOL, atol: float = ATOL) -> str | None:
     """None if `actual` matches `expected` by ONNX's rules, else why not:
     same dtype and shape; integers and bools equal; floats close
     (|a - e| <= atol + rtol * |e|) with NaNs in the same places.
-    bfloat16 is exchanged as float32, so it is compared as float32."""
+    bfloat16 is exchanged as float32, so it is compared as float32; narrow
+    types are exchanged as bit patterns and compared exactly."""
+    if _is_narrow(expected):
+        return _compare_narrow(name, expected, actual)
     if _is_bfloat16(expected):
         expected = expected.astype(np.float32)
     if actual.dtype != expected.dtype:
@@ -339,7 +389,10 @@ def _compile(ctx: Context, case: Case, work: Path, repl):
             return artifact, failure, cached, sorted(frozen)
         for name in wanted:
             npy = work / f"frozen_{sanitize(name)}.npy"
-            np.save(npy, _load_tensor(values[name]))
+            arr = _load_tensor(values[name])
+            if _is_bfloat16(arr):  # as for the inputs at run time
+                arr = arr.astype(np.float32)
+            np.save(npy, arr)
             frozen[name] = npy
         flags = [f"--freeze-input={n}={frozen[n]}" for n in sorted(frozen)]
 
@@ -452,9 +505,7 @@ def run_case(ctx: Context, case: Case) -> dict:
             try:
                 names = input_names(case, len(in_files))
                 for i, (name, pb) in enumerate(zip(names, in_files)):
-                    arr = _load_tensor(pb)
-                    if _is_bfloat16(arr):
-                        arr = arr.astype(np.float32)
+                    arr = to_runner_array(_load_tensor(pb))
                     npy = ds_work / f"in{i}.npy"
                     np.save(npy, arr)
                     args += ["--input", f"{name}={npy}"]

@@ -75,6 +75,25 @@ def test_bfloat16_compares_as_float32():
     assert H.compare("y", e, np.array([0.5, 1.5], np.float32)) is None
 
 
+def test_narrow_types_travel_and_compare_as_bits():
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    e = np.array([0.5, -448.0, np.nan, -0.0], np.float32).astype(
+        ml_dtypes.float8_e4m3fn)
+    bits = H.to_runner_array(e)
+    assert bits.dtype == np.uint8
+    assert bits.tolist() == [0x30, 0xFE, 0x7F, 0x80]
+    assert H.compare("y", e, bits) is None
+    # Any NaN matches a NaN; -0 is not +0; a uint8 array is required.
+    assert H.compare("y", e, np.array([0x30, 0xFE, 0xFF, 0x80],
+                                      np.uint8)) is None
+    why = H.compare("y", e, np.array([0x30, 0xFE, 0x7F, 0x00], np.uint8))
+    assert "first at [3]" in why and "bits 0x00" in why
+    assert "uint8 bit patterns" in H.compare("y", e, bits.astype(np.int8))
+    # 4-bit integers: the code in the low bits.
+    i4 = np.array([-1, 7, -8], np.int8).astype(ml_dtypes.int4)
+    assert H.to_runner_array(i4).tolist() == [0xF, 0x7, 0x8]
+
+
 # -------------------------------------------------------- classification
 
 def proc(rc, stderr="", timed_out=False):

@@ -124,6 +124,55 @@ TEST_F(TensorTest, RawDataBoolOneBytePerElement) {
   EXPECT_EQ(valuesOf<bool>(v), (std::vector<bool>{true, false, false, true}));
 }
 
+// 4- and 2-bit values are packed in ONNX (first element in the low bits)
+// and unpacked to one element per byte; float8 takes one byte each.
+TEST_F(TensorTest, RawDataNarrowTypes) {
+  // INT4 1, -1, 7, -8, 3: bytes 0xF1, 0x87, 0x03 (last half byte unused).
+  auto i4 = importConstant(
+      rawTensor("i4", 22, {5}, bytesOf<uint8_t>({0xF1, 0x87, 0x03})));
+  ASSERT_TRUE(i4);
+  EXPECT_EQ(str(i4.getType()), "tensor<5xi4>");
+  std::vector<int64_t> ints;
+  for (const APInt &v : i4.getValues<APInt>())
+    ints.push_back(v.getSExtValue());
+  EXPECT_EQ(ints, (std::vector<int64_t>{1, -1, 7, -8, 3}));
+
+  // UINT2 3, 0, 1, 2, 2: 0b10'01'00'11, 0b10.
+  auto u2 =
+      importConstant(rawTensor("u2", 25, {5}, bytesOf<uint8_t>({0x93, 0x02})));
+  ASSERT_TRUE(u2);
+  EXPECT_EQ(str(u2.getType()), "tensor<5xui2>");
+  ints.clear();
+  for (const APInt &v : u2.getValues<APInt>())
+    ints.push_back(v.getZExtValue());
+  EXPECT_EQ(ints, (std::vector<int64_t>{3, 0, 1, 2, 2}));
+
+  // FLOAT4E2M1 0.5, -6 in int32_data: one byte (two elements) per entry.
+  auto f4 = importConstant(int32DataTensor("f4", 23, {2}, {0xF1}));
+  ASSERT_TRUE(f4);
+  EXPECT_EQ(str(f4.getType()), "tensor<2xf4E2M1FN>");
+  auto fv = valuesOf<APFloat>(f4);
+  ASSERT_EQ(fv.size(), 2u);
+  EXPECT_EQ(fv[0].convertToDouble(), 0.5);
+  EXPECT_EQ(fv[1].convertToDouble(), -6.0);
+
+  // FLOAT8E4M3FN 1.0 = 0x38, -448 = 0xFE, NaN = 0x7F.
+  auto f8 = importConstant(
+      rawTensor("f8", 17, {3}, bytesOf<uint8_t>({0x38, 0xFE, 0x7F})));
+  ASSERT_TRUE(f8);
+  EXPECT_EQ(str(f8.getType()), "tensor<3xf8E4M3FN>");
+  auto ev = valuesOf<APFloat>(f8);
+  ASSERT_EQ(ev.size(), 3u);
+  EXPECT_EQ(ev[0].convertToDouble(), 1.0);
+  EXPECT_EQ(ev[1].convertToDouble(), -448.0);
+  EXPECT_TRUE(ev[2].isNaN());
+
+  // A packed payload of the wrong size names the tensor.
+  EXPECT_EQ(importError(initializerModel(
+                rawTensor("short", 22, {5}, bytesOf<uint8_t>({0x11})))),
+            "tensor 'short': holds 1 bytes but its shape and type need 3");
+}
+
 TEST_F(TensorTest, FloatData) {
   auto v = importConstant(floatTensor("f", {3}, {-1.0f, 0.5f, 100.0f}));
   ASSERT_TRUE(v);

@@ -37,8 +37,65 @@ std::string formatFloat(double v) {
   return buf;
 }
 
+/// The value of a narrow element: its bit pattern in the byte's low bits.
+double narrowValue(ot_dtype dtype, uint8_t b) {
+  switch (dtype) {
+  case OT_DTYPE_INT4:
+    return int((b & 0xf) ^ 0x8) - 0x8;
+  case OT_DTYPE_UINT4:
+    return b & 0xf;
+  case OT_DTYPE_INT2:
+    return int((b & 0x3) ^ 0x2) - 0x2;
+  case OT_DTYPE_UINT2:
+    return b & 0x3;
+  case OT_DTYPE_FLOAT8E8M0:
+    return b == 0xff ? NAN : std::ldexp(1.0, int(b) - 127);
+  default:
+    break;
+  }
+  // Sign, exponent and mantissa fields; FN types have no Inf (E4M3FN's NaN
+  // is S.1111.111), FNUZ types no -0 (their NaN is 0x80).
+  int expBits = 4, mantBits = 3, bias = 7, width = 8;
+  bool fnuz = false;
+  if (dtype == OT_DTYPE_FLOAT8E4M3FNUZ) {
+    bias = 8;
+    fnuz = true;
+  } else if (dtype == OT_DTYPE_FLOAT8E5M2 || dtype == OT_DTYPE_FLOAT8E5M2FNUZ) {
+    expBits = 5, mantBits = 2, bias = 15;
+    if (dtype == OT_DTYPE_FLOAT8E5M2FNUZ)
+      bias = 16, fnuz = true;
+  } else if (dtype == OT_DTYPE_FLOAT4E2M1) {
+    expBits = 2, mantBits = 1, bias = 1, width = 4;
+  }
+  b &= static_cast<uint8_t>((1u << width) - 1);
+  if (fnuz && b == 0x80)
+    return NAN;
+  bool negative = b >> (width - 1);
+  int exp = (b >> mantBits) & ((1 << expBits) - 1);
+  int mant = b & ((1 << mantBits) - 1);
+  if (dtype == OT_DTYPE_FLOAT8E4M3FN && exp == 15 && mant == 7)
+    return NAN;
+  if (dtype == OT_DTYPE_FLOAT8E5M2 && exp == 31)
+    return mant ? NAN : negative ? -INFINITY : INFINITY;
+  double v = exp == 0
+                 ? std::ldexp(mant, 1 - bias - mantBits)
+                 : std::ldexp((1 << mantBits) + mant, exp - bias - mantBits);
+  return negative ? -v : v;
+}
+
 std::string formatOne(ot_dtype dtype, const uint8_t *p) {
   switch (dtype) {
+  case OT_DTYPE_FLOAT8E4M3FN:
+  case OT_DTYPE_FLOAT8E4M3FNUZ:
+  case OT_DTYPE_FLOAT8E5M2:
+  case OT_DTYPE_FLOAT8E5M2FNUZ:
+  case OT_DTYPE_UINT4:
+  case OT_DTYPE_INT4:
+  case OT_DTYPE_FLOAT4E2M1:
+  case OT_DTYPE_FLOAT8E8M0:
+  case OT_DTYPE_UINT2:
+  case OT_DTYPE_INT2:
+    return formatFloat(narrowValue(dtype, *p));
   case OT_DTYPE_FLOAT32:
     return formatFloat(load<float>(p));
   case OT_DTYPE_FLOAT64:

@@ -48,7 +48,10 @@ options:
                          times each, default 20) and list the slowest
   --help                 show this help
 
-A bfloat16 tensor is read from and written to float32 .npy files.
+A bfloat16 tensor is read from and written to float32 .npy files. A float8,
+float4, int4/uint4 or int2/uint2 tensor is read from and written to uint8 .npy
+files holding each element's bit pattern in the low bits (one element per
+byte; int4 and int2 inputs may also be int8 values).
 )";
 
 /// The launches that take the most time, slowest first, with their share
@@ -199,7 +202,13 @@ std::vector<uint8_t> loadInput(const TensorInfo &info,
   std::string what = "input '" + info.name + "' (from " + file + ")";
   DType want = static_cast<DType>(info.dtype);
   bool bf16FromF32 = want == DType::BF16 && arr.dtype == DType::F32;
-  if (arr.dtype != want && !bf16FromF32)
+  // Narrow types come as their bit patterns in uint8 (INT4/INT2 also as
+  // int8 values: the model reads only the low bits).
+  bool narrowBits =
+      isNarrowDType(want) &&
+      (arr.dtype == DType::U8 ||
+       (arr.dtype == DType::I8 && (want == DType::I4 || want == DType::I2)));
+  if (arr.dtype != want && !bf16FromF32 && !narrowBits)
     fail(what + ": expected dtype " + dtypeName(want) + ", got " +
          dtypeName(arr.dtype));
   if (arr.shape != info.shape)
@@ -218,6 +227,8 @@ void saveTensor(const TensorInfo &info, const std::vector<uint8_t> &bytes,
     converted = bf16BytesToF32(bytes);
   const std::vector<uint8_t> &data = bf16 ? converted : bytes;
   DType dtype = bf16 ? DType::F32 : static_cast<DType>(info.dtype);
+  if (isNarrowDType(dtype))
+    dtype = DType::U8; // the bit patterns
   if (!writeNpy(path.string(), dtype, info.shape, data.data(), data.size(),
                 error))
     fail(error);

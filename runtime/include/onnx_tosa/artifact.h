@@ -24,10 +24,18 @@ constexpr uint32_t kArtifactVersion = 2;
 
 /// Element types, numbered as ONNX's TensorProto.DataType so that the
 /// importer, the artifact and .npy I/O agree on one table.
+/// The narrow types (float8, float4, 4- and 2-bit integers) are stored one
+/// element per byte, the bit pattern in the low bits (not packed as ONNX
+/// packs 4- and 2-bit initializers).
 enum class DType : uint32_t {
   F32 = 1, U8 = 2, I8 = 3, U16 = 4, I16 = 5, I32 = 6, I64 = 7,
   Bool = 9, F16 = 10, F64 = 11, U32 = 12, U64 = 13, BF16 = 16,
+  F8E4M3FN = 17, F8E4M3FNUZ = 18, F8E5M2 = 19, F8E5M2FNUZ = 20,
+  U4 = 21, I4 = 22, F4E2M1 = 23, F8E8M0 = 24, U2 = 25, I2 = 26,
 };
+
+/// Whether `t` is a narrow type (one element per byte, see DType).
+bool isNarrowDType(DType t);
 
 /// Size in bytes of one element; 0 for an unknown type.
 size_t dtypeSize(DType t);

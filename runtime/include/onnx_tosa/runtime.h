@@ -76,6 +76,18 @@ typedef enum ot_dtype {
   OT_DTYPE_UINT32 = 12,
   OT_DTYPE_UINT64 = 13,
   OT_DTYPE_BFLOAT16 = 16,
+  /* Narrow types: one element per byte, the bit pattern in the low bits
+     (ONNX packs 4- and 2-bit values; these buffers do not). */
+  OT_DTYPE_FLOAT8E4M3FN = 17,
+  OT_DTYPE_FLOAT8E4M3FNUZ = 18,
+  OT_DTYPE_FLOAT8E5M2 = 19,
+  OT_DTYPE_FLOAT8E5M2FNUZ = 20,
+  OT_DTYPE_UINT4 = 21,
+  OT_DTYPE_INT4 = 22,
+  OT_DTYPE_FLOAT4E2M1 = 23,
+  OT_DTYPE_FLOAT8E8M0 = 24,
+  OT_DTYPE_UINT2 = 25,
+  OT_DTYPE_INT2 = 26,
 } ot_dtype;
 
 /* Bytes per element; 0 for an unknown value. */

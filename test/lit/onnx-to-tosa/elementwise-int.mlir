@@ -106,6 +106,43 @@ func.func @pow_int_exponent(%a: tensor<3xf32>, %b: tensor<3xi32>) -> !onnx.unkno
   return %0 : !onnx.unknown
 }
 
+// Integer base, integer exponent: exact power by squaring (one mul and
+// select per exponent bit, 31 for a run-time exponent), and for a negative
+// exponent the truncated reciprocal (1, +-1 or 0).
+// CHECK-LABEL: func.func @pow_int_int
+// CHECK-COUNT-31: tosa.bitwise_and %arg1
+// CHECK: %[[NEG:.*]] = tosa.greater %{{.*}}, %arg1
+// CHECK: tosa.select %[[NEG]]
+// CHECK-NOT: tosa.pow
+func.func @pow_int_int(%a: tensor<3xi32>, %b: tensor<3xi32>) -> !onnx.unknown {
+  %0 = onnx.node "Pow"(%a, %b) {attrs = {}, domain = "", node_name = "p", opset = 15 : i64} : (tensor<3xi32>, tensor<3xi32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// A constant exponent needs only its bits: x^5 squares twice.
+// CHECK-LABEL: func.func @pow_int_constant
+// CHECK-COUNT-3: tosa.select
+// CHECK-NOT: tosa.pow
+func.func @pow_int_constant(%a: tensor<3xi32>) -> !onnx.unknown {
+  %e = onnx.constant "e" dense<5> : tensor<i64> : tensor<i64>
+  %0 = onnx.node "Pow"(%a, %e) {attrs = {}, domain = "", node_name = "p", opset = 15 : i64} : (tensor<3xi32>, tensor<i64>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// Integer base, float exponent: the exact integer power where the exponent
+// is integral, else the f32 power truncated toward zero; the result has
+// the base's type.
+// CHECK-LABEL: func.func @pow_int_float
+// CHECK: %[[WHOLE:.*]] = tosa.clamp
+// CHECK: %[[F:.*]] = tosa.pow
+// CHECK: %[[T:.*]] = tosa.cast %{{.*}} : (tensor<3xf32>) -> tensor<3xi32>
+// CHECK: %[[INTEGRAL:.*]] = tosa.equal %[[WHOLE]], %arg1
+// CHECK: tosa.select %[[INTEGRAL]], %{{.*}}, %[[T]] : (tensor<3xi1>, tensor<3xi32>, tensor<3xi32>) -> tensor<3xi32>
+func.func @pow_int_float(%a: tensor<3xi32>, %b: tensor<3xf32>) -> !onnx.unknown {
+  %0 = onnx.node "Pow"(%a, %b) {attrs = {}, domain = "", node_name = "p", opset = 15 : i64} : (tensor<3xi32>, tensor<3xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
 // Integer Mod (fmod = 0) follows the divisor's sign: the truncated
 // remainder, moved by b where its sign differs from b's.
 // CHECK-LABEL: func.func @mod_i32

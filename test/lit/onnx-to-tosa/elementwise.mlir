@@ -239,6 +239,28 @@ func.func @pow_odd_constant(%a: tensor<3xf32>) -> !onnx.unknown {
   return %0 : !onnx.unknown
 }
 
+// A run-time float exponent: |x|^y, negated where x < 0 and y is an odd
+// integer, NaN where x < 0 and y is fractional.
+// CHECK-LABEL: func.func @pow_float_runtime
+// CHECK: %[[ABS:.*]] = tosa.abs %arg0
+// CHECK: %[[P:.*]] = tosa.pow %[[ABS]], %arg1
+// CHECK: %[[SIGNED:.*]] = tosa.select %{{.*}}, %{{.*}}, %[[P]]
+// CHECK: %[[NAN:.*]] = "tosa.const"() <{values = dense<0x7FC00000> : tensor<1xf32>}>
+// CHECK: tosa.select %{{.*}}, %[[NAN]], %[[SIGNED]]
+func.func @pow_float_runtime(%a: tensor<3xf32>, %e: tensor<3xf32>) -> !onnx.unknown {
+  %0 = onnx.node "Pow"(%a, %e) {attrs = {}, domain = "", node_name = "p", opset = 15 : i64} : (tensor<3xf32>, tensor<3xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// Pow before opset 7 broadcasts as Add does then.
+// CHECK-LABEL: func.func @legacy_pow
+// CHECK: %[[B:.*]] = tosa.reshape %arg1, %{{.*}} -> tensor<1x3x1x1xf32>
+// CHECK: tosa.pow %{{.*}}, %[[B]]
+func.func @legacy_pow(%a: tensor<2x3x4x5xf32>, %b: tensor<3xf32>) -> !onnx.unknown {
+  %0 = onnx.node "Pow"(%a, %b) {attrs = {broadcast = 1 : i64, axis = 1 : i64}, domain = "", node_name = "p", opset = 6 : i64} : (tensor<2x3x4x5xf32>, tensor<3xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
 // Before opset 7, B broadcasts (with broadcast = 1) from A's `axis` on.
 // CHECK-LABEL: func.func @legacy_broadcast
 // CHECK: %[[B:.*]] = tosa.reshape %arg1, %{{.*}} -> tensor<1x3x1x1xf32>

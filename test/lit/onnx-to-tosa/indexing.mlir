@@ -175,6 +175,41 @@ func.func @unsigned_sub(%x: tensor<3xui8>, %y: tensor<3xui8>) -> tensor<3xui8> {
   return %0 : tensor<3xui8>
 }
 
+// uint64 is carried as the low 32 bits, like int64 (docs/types.md): i64 in
+// the signature (marked onnx.unsigned), truncated on entry, zero-extended
+// on exit; no wrap is needed.
+// CHECK-LABEL: func.func @unsigned64_add
+// CHECK-SAME: (%[[X:.*]]: tensor<3xi64> {onnx.unsigned}, %[[Y:.*]]: tensor<3xi64> {onnx.unsigned}) -> (tensor<3xi64> {onnx.unsigned})
+// CHECK: %[[A:.*]] = arith.trunci %[[X]] : tensor<3xi64> to tensor<3xi32>
+// CHECK: %[[B:.*]] = arith.trunci %[[Y]] : tensor<3xi64> to tensor<3xi32>
+// CHECK: %[[S:.*]] = tosa.add %[[A]], %[[B]]
+// CHECK-NOT: tosa.bitwise_and
+// CHECK: %[[E:.*]] = arith.extui %[[S]] : tensor<3xi32> to tensor<3xi64>
+// CHECK: return %[[E]]
+func.func @unsigned64_add(%x: tensor<3xui64>, %y: tensor<3xui64>) -> tensor<3xui64> {
+  %0 = onnx.node "Add"(%x, %y) {attrs = {}, domain = "", node_name = "addu64", opset = 14 : i64} : (tensor<3xui64>, tensor<3xui64>) -> tensor<3xui64>
+  return %0 : tensor<3xui64>
+}
+
+// A uint64 constant meeting run-time data keeps its low 32 bits (the same
+// bits the run-time data has), where a signed one would saturate.
+// CHECK-LABEL: func.func @unsigned64_and_constant
+// CHECK: "tosa.const"() <{values = dense<-1> : tensor<3xi32>}>
+// CHECK: tosa.bitwise_and
+func.func @unsigned64_and_constant(%x: tensor<3xui64>) -> tensor<3xui64> {
+  %c = onnx.constant "c" dense<4294967295> : tensor<3xui64> : tensor<3xui64>
+  %0 = onnx.node "BitwiseAnd"(%x, %c) {attrs = {}, domain = "", node_name = "andu64", opset = 18 : i64} : (tensor<3xui64>, tensor<3xui64>) -> tensor<3xui64>
+  return %0 : tensor<3xui64>
+}
+
+// A comparison of uint64 data compares the i32 it is carried in.
+// CHECK-LABEL: func.func @unsigned64_greater
+// CHECK: tosa.greater {{.*}} : (tensor<3xi32>, tensor<3xi32>) -> tensor<3xi1>
+func.func @unsigned64_greater(%x: tensor<3xui64>, %y: tensor<3xui64>) -> tensor<3xi1> {
+  %0 = onnx.node "Greater"(%x, %y) {attrs = {}, domain = "", node_name = "gtu64", opset = 13 : i64} : (tensor<3xui64>, tensor<3xui64>) -> tensor<3xi1>
+  return %0 : tensor<3xi1>
+}
+
 // BitShift of unsigned data: logical shifts in i32, then the wrap.
 // CHECK-LABEL: func.func @bitshift_right_u16
 // CHECK: tosa.logical_right_shift {{.*}} : (tensor<4xi32>, tensor<4xi32>) -> tensor<4xi32>

@@ -3,10 +3,28 @@
 // elementwise-int.mlir).
 // RUN: not onnx-tosa-opt %s -split-input-file --convert-onnx-to-tosa 2>&1 | FileCheck %s --check-prefix=ERR
 
-// 4-bit (and 2-bit, float8) data has no run-time representation.
-// ERR: node 'q4' (QuantizeLinear, domain 'ai.onnx', opset 21): output_dtype 22 is not supported
-func.func @quantize_int4(%x: tensor<4xf32>, %s: tensor<f32>) -> !onnx.unknown {
-  %0 = onnx.node "QuantizeLinear"(%x, %s) {attrs = {output_dtype = 22 : i64}, domain = "", node_name = "q4", opset = 21 : i64} : (tensor<4xf32>, tensor<f32>) -> !onnx.unknown
+// Quantizing to a type that is not a quantized type (here STRING).
+// ERR: node 'q8' (QuantizeLinear, domain 'ai.onnx', opset 21): output_dtype 8 is not supported
+func.func @quantize_string(%x: tensor<4xf32>, %s: tensor<f32>) -> !onnx.unknown {
+  %0 = onnx.node "QuantizeLinear"(%x, %s) {attrs = {output_dtype = 8 : i64}, domain = "", node_name = "q8", opset = 21 : i64} : (tensor<4xf32>, tensor<f32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// -----
+
+// Narrow data is bit patterns: an op that would compute with them is
+// refused (Cast, CastLike, QuantizeLinear and DequantizeLinear decode it).
+// ERR: node 'mmi4' (MatMulInteger, domain 'ai.onnx', opset 10): input 0 has element type i4; int8 or uint8 is required
+func.func @matmul_integer_int4(%a: tensor<2x2xi4>, %b: tensor<2x2xi8>) -> !onnx.unknown {
+  %0 = onnx.node "MatMulInteger"(%a, %b) {attrs = {}, domain = "", node_name = "mmi4", opset = 10 : i64} : (tensor<2x2xi4>, tensor<2x2xi8>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// -----
+
+// ERR: node 'add8' (Add, domain 'ai.onnx', opset 14): input 0 has element type f8E4M3FN, which this op does not support
+func.func @add_float8(%a: tensor<2xf8E4M3FN>, %b: tensor<2xf8E4M3FN>) -> !onnx.unknown {
+  %0 = onnx.node "Add"(%a, %b) {attrs = {}, domain = "", node_name = "add8", opset = 14 : i64} : (tensor<2xf8E4M3FN>, tensor<2xf8E4M3FN>) -> !onnx.unknown
   return %0 : !onnx.unknown
 }
 

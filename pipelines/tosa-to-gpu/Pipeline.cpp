@@ -190,7 +190,7 @@ void buildTosaToLinalgPipeline(OpPassManager &pm,
                   "convert-elementwise-to-linalg),"
                   "canonicalize,linalg-fuse-elementwise-ops,canonicalize,cse");
   if (options.tensorCores)
-    pm.addNestedPass<func::FuncOp>(createSelectTensorCoreOpsPass());
+    pm.addNestedPass<func::FuncOp>(createSelectTensorCoreOpsPass(options.tf32));
   pm.addNestedPass<func::FuncOp>(createSplitReductionsPass());
   pm.addNestedPass<func::FuncOp>(createCoarsenContractionsPass());
   addPassPipeline(pm, "canonicalize,cse");
@@ -227,7 +227,7 @@ void registerTosaToGpuPasses() {
   registerPass(createSplitReductionsPass);
   registerPass(createCoarsenContractionsPass);
   registerPass(createUnrollSmallLoopsPass);
-  registerPass(createSelectTensorCoreOpsPass);
+  registerPass([] { return createSelectTensorCoreOpsPass(); });
   registerPass(createTensorCoreKernelsPass);
   registerPass(createAlignWorkgroupMemoryPass);
   registerPass([] { return createLowerPrecisionPass("fp16"); });

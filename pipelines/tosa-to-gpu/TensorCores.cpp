@@ -1,10 +1,11 @@
-//===- TensorCores.cpp - f16 contractions on tensor cores -----------------===//
+//===- TensorCores.cpp - Contractions on tensor cores ---------------------===//
 //
 // Two passes, one on each side of bufferization:
 //
 // `onnx-tosa-select-tensor-core-ops` (linalg on tensors, CUDA target) marks
 // the contractions with f16 operands and an f32 result (TOSA MATMUL and
-// CONV2D after --precision=fp16) whose static sizes suit the kernel below:
+// CONV2D after --precision=fp16), or, with `tf32`, f32 operands and result
+// (--precision=tf32), whose static sizes suit the kernel below:
 // linalg.batch_matmul, and linalg.conv_2d_nhwc_hwcf as an implicit GEMM
 // (rows: output pixels; columns: output channels; K: filter height x width
 // x input channels, which is the HWCF filter read as a [K, F] matrix).
@@ -12,14 +13,16 @@
 //
 // `onnx-tosa-tensor-core-kernels` (linalg on buffers) replaces each marked
 // op by a gpu.launch of its own, written with the gpu dialect's subgroup
-// MMA ops (WMMA on NVIDIA: 16x16x16 f16 products accumulated in f32):
+// MMA ops (WMMA on NVIDIA: 16x16x16 f16 or 16x16x8 tf32 products
+// accumulated in f32; tf32 reads the f32 operands with a 10-bit mantissa):
 //  - a block computes a tile of C of (warps x fragments x 16)^2 elements,
 //    each warp its own fragments, the accumulators in registers for the
 //    whole K loop;
 //  - per step of 32 along K the block's threads copy the A and B tiles to
 //    workgroup (shared) memory with 16-byte vector loads, so that each
-//    element read from global memory serves every warp that needs it; the
-//    rows are padded by 8 halves to spread them over the memory banks while
+//    element read from global memory serves every warp that needs it (the
+//    next step's loads are issued before this step's products); the
+//    rows are padded by 16 bytes to spread them over the memory banks while
 //    keeping the 16-byte row alignment WMMA needs;
 //  - the result fragments are stored straight to C. When the rows do not
 //    fill the last tile, C goes through workgroup memory instead and only
@@ -58,12 +61,11 @@ namespace {
 
 constexpr StringLiteral kMarker = "onnx_tosa.tensor_cores";
 
-constexpr int64_t kFragment = 16;  // WMMA m16n16k16
+constexpr int64_t kFragment = 16; // WMMA m16n16k16 (f16), m16n16k8 (tf32)
 constexpr int64_t kWarpSize = 32;
-constexpr int64_t kTileK = 32;     // K elements per shared-memory step
-constexpr int64_t kVector = 8;     // halves per 16-byte global load
-constexpr int64_t kRowPadding = 8; // halves added to each shared-memory row
-constexpr int64_t kCPadding = 4;   // floats added to each row of staged C
+constexpr int64_t kTileK = 32;    // K elements per shared-memory step
+constexpr int64_t kBytes = 16;    // global loads; shared-memory row padding
+constexpr int64_t kCPadding = 4;  // floats added to each row of staged C
 constexpr int64_t kSmCount = 132;  // H100/H200 streaming multiprocessors
 
 /// A block's shape: warpsM x warpsN warps, each fragsM x fragsN fragments.
@@ -80,6 +82,7 @@ struct Tiling {
 /// consecutive in memory).
 struct Gemm {
   int64_t batch, m, n, k;
+  Type element; // of A and B: f16, or f32 read as tf32
   // Convolution geometry (implicit GEMM); kh == 0 for a plain matmul.
   int64_t oh = 0, ow = 0, kh = 0, kw = 0, c = 0, inH = 0, inW = 0;
   // Where the input starts in its buffer (a subview of it: ONNX padding
@@ -88,12 +91,19 @@ struct Gemm {
   int64_t strideH = 1, strideW = 1, dilationH = 1, dilationW = 1;
 };
 
-bool isF16F16F32(linalg::LinalgOp op) {
+/// The element type of A and B when `op` takes f16 or f32 operands (both
+/// the same) into an f32 result, else null.
+Type operandType(linalg::LinalgOp op) {
   auto type = [](Value v) { return getElementTypeOrSelf(v.getType()); };
-  return type(op.getDpsInputs()[0]).isF16() &&
-         type(op.getDpsInputs()[1]).isF16() &&
-         type(op.getDpsInits()[0]).isF32();
+  Type a = type(op.getDpsInputs()[0]);
+  if (a != type(op.getDpsInputs()[1]) || !type(op.getDpsInits()[0]).isF32() ||
+      !(a.isF16() || a.isF32()))
+    return {};
+  return a;
 }
+
+/// Elements per 16-byte vector of `t`.
+int64_t vectorWidth(Type t) { return kBytes * 8 / t.getIntOrFloatBitWidth(); }
 
 bool hasStaticShapes(Operation *op) {
   return llvm::all_of(op->getOperandTypes(), [](Type t) {
@@ -110,20 +120,22 @@ std::optional<Gemm> gemmOf(Operation *op) {
   };
   if (auto mm = dyn_cast<linalg::BatchMatmulOp>(op)) {
     // The default maps: no transposed or broadcast operand.
-    if (!isF16F16F32(mm) ||
+    Type element = operandType(mm);
+    if (!element ||
         mm.getIndexingMapsArray() !=
             linalg::BatchMatmulOp::getDefaultIndexingMaps(op->getContext()))
       return std::nullopt;
     auto a = shape(0), c = shape(2);
     if (a[0] != c[0] || shape(1)[0] != c[0])
       return std::nullopt;
-    return Gemm{c[0], c[1], c[2], a[2]};
+    return Gemm{c[0], c[1], c[2], a[2], element};
   }
   if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op)) {
-    if (!isF16F16F32(conv))
+    Type element = operandType(conv);
+    if (!element)
       return std::nullopt;
     auto in = shape(0), f = shape(1), out = shape(2);
-    Gemm g{1, out[0] * out[1] * out[2], out[3], f[0] * f[1] * f[2]};
+    Gemm g{1, out[0] * out[1] * out[2], out[3], f[0] * f[1] * f[2], element};
     g.oh = out[1];
     g.ow = out[2];
     g.kh = f[0];
@@ -137,8 +149,8 @@ std::optional<Gemm> gemmOf(Operation *op) {
     g.strideW = s[1];
     g.dilationH = d[0];
     g.dilationW = d[1];
-    // An 8-half vector of A must stay within one filter position.
-    if (g.c % kVector != 0)
+    // A 16-byte vector of A must stay within one filter position.
+    if (g.c % vectorWidth(element) != 0)
       return std::nullopt;
     return g;
   }
@@ -283,47 +295,60 @@ private:
   Value thread, batch, m0, n0, warpM, warpN, a, bm, c, smemA, smemB, smemC;
   bool edge = false; // the last row tile is cut
 
-  int64_t ldA() const { return kTileK + kRowPadding; }
-  int64_t ldB() const { return t.tileN() + kRowPadding; }
+  int64_t vec() const { return vectorWidth(g.element); }
+  int64_t fragK() const { return g.element.isF16() ? 16 : 8; }
+  int64_t ldA() const { return kTileK + vec(); }
+  int64_t ldB() const { return t.tileN() + vec(); }
   int64_t ldC() const { return t.tileN() + kCPadding; }
   Value cOffset(Value row, Value col) {
     return ix.add(ix.mul(batch, g.m * g.n), ix.add(ix.mul(row, g.n), col));
   }
-  void copyTiles(Value k0);
+  struct TilePiece {
+    Value value, shared, row, col;
+  };
+  SmallVector<TilePiece> loadTiles(Value k0);
+  void storeTiles(ArrayRef<TilePiece> pieces);
   void copyC(bool toShared);
   SmallVector<Value> initialAccumulators(bool zeroInit);
   void store(ValueRange acc);
 };
 
-/// The A and B tiles at K offset `k0` to workgroup memory, each thread
-/// moving whole 8-half vectors.
-void KernelBuilder::copyTiles(Value k0) {
-  auto vecType = VectorType::get({kVector}, b.getF16Type());
-  auto copy = [&](int64_t rows, int64_t cols, Value shared, auto source) {
-    int64_t perRow = cols / kVector;
+/// Loads the A and B tiles at K offset `k0` from global memory, each thread
+/// whole 16-byte vectors; storeTiles puts them in workgroup memory.
+SmallVector<KernelBuilder::TilePiece> KernelBuilder::loadTiles(Value k0) {
+  SmallVector<TilePiece> pieces;
+  auto vecType = VectorType::get({vec()}, g.element);
+  auto load = [&](int64_t rows, int64_t cols, Value shared, auto source) {
+    int64_t perRow = cols / vec();
     for (int64_t i = 0; i < rows * perRow / t.threads(); ++i) {
       Value idx = ix.add(thread, i * t.threads());
       Value row = ix.div(idx, perRow);
-      Value col = ix.mul(ix.rem(idx, perRow), kVector);
+      Value col = ix.mul(ix.rem(idx, perRow), vec());
       auto [memory, offset] = source(row, col);
       Value v = vector::LoadOp::create(b, vecType, memory, ValueRange{offset},
                                        /*nontemporal=*/false, llvm::Align(16));
-      vector::StoreOp::create(b, v, shared, ValueRange{row, col},
-                              /*nontemporal=*/false, llvm::Align(16));
+      pieces.push_back({v, shared, row, col});
     }
   };
-  copy(t.tileM(), kTileK, smemA, [&](Value row, Value col) {
+  load(t.tileM(), kTileK, smemA, [&](Value row, Value col) {
     Value m = ix.add(m0, row);
     if (edge) // rows past the end read the last row; they are not stored
       m = ix.min(m, g.m - 1);
     return std::make_pair(a, aOffset(ix, g, batch, m, ix.add(k0, col)));
   });
-  copy(kTileK, t.tileN(), smemB, [&](Value row, Value col) {
+  load(kTileK, t.tileN(), smemB, [&](Value row, Value col) {
     Value offset = ix.add(ix.mul(batch, g.k * g.n),
                           ix.add(ix.mul(ix.add(k0, row), g.n),
                                  ix.add(n0, col)));
     return std::make_pair(bm, offset);
   });
+  return pieces;
+}
+
+void KernelBuilder::storeTiles(ArrayRef<TilePiece> pieces) {
+  for (const TilePiece &p : pieces)
+    vector::StoreOp::create(b, p.value, p.shared, ValueRange{p.row, p.col},
+                            /*nontemporal=*/false, llvm::Align(16));
 }
 
 /// The block's tile of C between global memory and `smemC`, 4 floats per
@@ -416,7 +441,7 @@ void KernelBuilder::store(ValueRange acc) {
 void KernelBuilder::build(Value aRoot, Value bRoot, Value cRoot,
                           bool zeroInit) {
   MLIRContext *ctx = b.getContext();
-  Type f16 = b.getF16Type(), f32 = b.getF32Type();
+  Type f32 = b.getF32Type();
   edge = g.m % t.tileM() != 0;
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
@@ -424,8 +449,8 @@ void KernelBuilder::build(Value aRoot, Value bRoot, Value cRoot,
     return MemRefType::get({rows, cols}, element, MemRefLayoutAttrInterface{},
                            workgroup);
   };
-  SmallVector<Type> buffers = {shared(t.tileM(), ldA(), f16),
-                               shared(kTileK, ldB(), f16)};
+  SmallVector<Type> buffers = {shared(t.tileM(), ldA(), g.element),
+                               shared(kTileK, ldB(), g.element)};
   if (edge)
     buffers.push_back(shared(t.tileM(), ldC(), f32));
 
@@ -450,17 +475,24 @@ void KernelBuilder::build(Value aRoot, Value bRoot, Value cRoot,
   bm = flatView(b, bRoot);
   c = flatView(b, cRoot);
 
-  auto fragA = gpu::MMAMatrixType::get({kFragment, kFragment}, f16, "AOp");
-  auto fragB = gpu::MMAMatrixType::get({kFragment, kFragment}, f16, "BOp");
-  auto loop = scf::ForOp::create(b, ix.c(0), ix.c(g.k), ix.c(kTileK),
-                                 initialAccumulators(zeroInit));
+  auto fragA = gpu::MMAMatrixType::get({kFragment, fragK()}, g.element, "AOp");
+  auto fragB = gpu::MMAMatrixType::get({fragK(), kFragment}, g.element, "BOp");
+  // Software pipelining: the tiles of step k + 1 are loaded from global
+  // memory into registers before the products of step k, so that their
+  // latency overlaps the tensor-core work; they go to workgroup memory once
+  // every warp is done with step k's. The last step reloads its own tiles
+  // (min) rather than branch.
+  SmallVector<Value> init = initialAccumulators(zeroInit);
+  storeTiles(loadTiles(ix.c(0)));
+  gpu::BarrierOp::create(b);
+  auto loop = scf::ForOp::create(b, ix.c(0), ix.c(g.k), ix.c(kTileK), init);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
-    copyTiles(loop.getInductionVar());
-    gpu::BarrierOp::create(b);
+    Value next = ix.min(ix.add(loop.getInductionVar(), kTileK), g.k - kTileK);
+    SmallVector<TilePiece> prefetched = loadTiles(next);
     SmallVector<Value> acc(loop.getRegionIterArgs());
-    for (int64_t kk = 0; kk < kTileK; kk += kFragment) {
+    for (int64_t kk = 0; kk < kTileK; kk += fragK()) {
       SmallVector<Value> as, bs;
       for (int64_t i = 0; i < t.fragsM; ++i)
         as.push_back(gpu::SubgroupMmaLoadMatrixOp::create(
@@ -479,7 +511,9 @@ void KernelBuilder::build(Value aRoot, Value bRoot, Value cRoot,
                                                 UnitAttr{}, UnitAttr{});
         }
     }
-    // The next step overwrites the tiles every warp is still reading.
+    // The next step's tiles overwrite those every warp is still reading.
+    gpu::BarrierOp::create(b);
+    storeTiles(prefetched);
     gpu::BarrierOp::create(b);
     scf::YieldOp::create(b, acc);
   }
@@ -503,17 +537,24 @@ linalg::FillOp zeroFillBefore(Operation *op, Value init) {
 struct SelectTensorCoreOpsPass
     : PassWrapper<SelectTensorCoreOpsPass, OperationPass<func::FuncOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(SelectTensorCoreOpsPass)
+  SelectTensorCoreOpsPass() = default;
+  SelectTensorCoreOpsPass(const SelectTensorCoreOpsPass &other)
+      : PassWrapper(other) {}
+  explicit SelectTensorCoreOpsPass(bool tf32) { this->tf32 = tf32; }
+  Option<bool> tf32{*this, "tf32",
+                    llvm::cl::desc("Also f32 contractions, computed in tf32"),
+                    llvm::cl::init(false)};
   StringRef getArgument() const override {
     return "onnx-tosa-select-tensor-core-ops";
   }
   StringRef getDescription() const override {
-    return "Mark the f16 matmuls and convolutions the tensor-core kernel "
-           "handles";
+    return "Mark the f16 (and with tf32, f32) matmuls and convolutions the "
+           "tensor-core kernel handles";
   }
   void runOnOperation() override {
-    getOperation().walk([](Operation *op) {
+    getOperation().walk([&](Operation *op) {
       std::optional<Gemm> g = gemmOf(op);
-      if (g && chooseTiling(*g))
+      if (g && (g->element.isF16() || tf32) && chooseTiling(*g))
         op->setAttr(kMarker, UnitAttr::get(op->getContext()));
     });
   }
@@ -526,7 +567,7 @@ struct TensorCoreKernelsPass
     return "onnx-tosa-tensor-core-kernels";
   }
   StringRef getDescription() const override {
-    return "Marked f16 contractions on buffers become tensor-core kernels";
+    return "Marked contractions on buffers become tensor-core kernels";
   }
   void getDependentDialects(DialectRegistry &registry) const override {
     registry.insert<arith::ArithDialect, gpu::GPUDialect,
@@ -584,8 +625,8 @@ struct AlignWorkgroupMemoryPass
 
 bool isMarkedForTensorCores(Operation *op) { return op->hasAttr(kMarker); }
 
-std::unique_ptr<Pass> createSelectTensorCoreOpsPass() {
-  return std::make_unique<SelectTensorCoreOpsPass>();
+std::unique_ptr<Pass> createSelectTensorCoreOpsPass(bool tf32) {
+  return std::make_unique<SelectTensorCoreOpsPass>(tf32);
 }
 std::unique_ptr<Pass> createTensorCoreKernelsPass() {
   return std::make_unique<TensorCoreKernelsPass>();

@@ -22,6 +22,8 @@ struct GpuPipelineOptions {
   /// f16 matmuls and convolutions on tensor cores (WMMA through the gpu
   /// dialect's subgroup MMA ops): the CUDA target.
   bool tensorCores = false;
+  /// With tensorCores, also f32 matmuls and convolutions, in tf32.
+  bool tf32 = false;
 };
 
 /// Appends a textual pipeline of registered pass names (as on an mlir-opt
@@ -64,11 +66,11 @@ std::unique_ptr<mlir::Pass> createSplitReductionsPass();
 /// hand-side element once for all of them.
 std::unique_ptr<mlir::Pass> createCoarsenContractionsPass();
 
-/// `onnx-tosa-select-tensor-core-ops`: marks the linalg.batch_matmul and
-/// linalg.conv_2d_nhwc_hwcf ops (on tensors) with f16 operands and an f32
-/// result whose sizes suit the tensor-core kernel; coarsening leaves them
-/// alone.
-std::unique_ptr<mlir::Pass> createSelectTensorCoreOpsPass();
+/// `onnx-tosa-select-tensor-core-ops{tf32=false}`: marks the
+/// linalg.batch_matmul and linalg.conv_2d_nhwc_hwcf ops (on tensors) with f16
+/// operands (with tf32, also f32 operands) and an f32 result whose sizes suit
+/// the tensor-core kernel; coarsening leaves them alone.
+std::unique_ptr<mlir::Pass> createSelectTensorCoreOpsPass(bool tf32 = false);
 bool isMarkedForTensorCores(mlir::Operation *op);
 
 /// `onnx-tosa-tensor-core-kernels`: each marked op on buffers becomes a

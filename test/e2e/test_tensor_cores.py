@@ -1,9 +1,11 @@
-"""--precision=fp16 on the shapes the tensor-core kernels handle (CUDA):
+"""--precision=fp16 and tf32 on the shapes the tensor-core kernels handle
+(CUDA):
 matmuls with full and cut row tiles and batched operands, convolutions as
 implicit GEMMs with padding, strides, dilations and a cut last tile. Each
 model's CUDA code is checked to use them (compiled here, whatever the
 target), and its outputs on the test target match onnxruntime's fp32 within
-fp16's error (on Vulkan the same models run the scalar fp16 kernels)."""
+fp16's error (on Vulkan the same models run the scalar fp16 kernels; tf32
+is CUDA only)."""
 import numpy as np
 import onnx
 import pytest
@@ -15,8 +17,12 @@ import e2e_support as S
 # and K <= 576 of them are summed in f32. Weights scaled by 1/sqrt(K) keep
 # outputs of order one; the largest error measured was below 3e-3. 1e-2
 # (as test_precision.py) leaves room, while a wrong tile, row or filter
-# position is off by the size of the outputs themselves.
+# position is off by the size of the outputs themselves. tf32 keeps the same
+# 10 explicit mantissa bits as fp16 (and f32's range), so the same bound.
 RTOL = ATOL = 1e-2
+# The PTX instruction each precision's kernels must use.
+MMA = {"fp16": "wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32",
+       "tf32": "wmma.mma.sync.aligned.row.row.m16n16k8.f32.tf32.tf32.f32"}
 
 
 def matmul(name, a_shape, b_shape, weight=True):
@@ -64,23 +70,30 @@ def model(request, tmp_path_factory):
     return path
 
 
-def test_cuda_code_uses_tensor_cores(compile_tool, model, tmp_path):
+@pytest.mark.parametrize("precision", sorted(MMA))
+def test_cuda_code_uses_tensor_cores(compile_tool, model, tmp_path,
+                                     precision):
     ptx = tmp_path / "model.ptx"
-    proc = S.call([compile_tool, model, "--target=cuda", "--precision=fp16",
-                   "--emit=ptx", "-o", ptx])
+    proc = S.call([compile_tool, model, "--target=cuda",
+                   f"--precision={precision}", "--emit=ptx", "-o", ptx])
     assert proc.returncode == 0, f"compiling failed{S.describe(proc)}"
     text = ptx.read_text()
-    assert "wmma.mma.sync" in text, "no tensor-core instruction in the PTX"
-    # And none without fp16: the f32 model keeps its scalar kernels.
+    assert MMA[precision] in text, "no tensor-core instruction in the PTX"
+    # And none in fp32: the f32 model keeps its scalar kernels.
     proc = S.call([compile_tool, model, "--target=cuda", "--emit=ptx", "-o",
                    ptx])
     assert proc.returncode == 0, f"compiling failed{S.describe(proc)}"
     assert "wmma" not in ptx.read_text()
 
 
-def test_fp16_matches_onnxruntime(compile_tool, run_tool, model, tmp_path):
+@pytest.mark.parametrize("precision", sorted(MMA))
+def test_matches_onnxruntime(compile_tool, run_tool, model, tmp_path,
+                             precision):
+    if precision == "tf32" and S.TARGET != "cuda":
+        pytest.skip("tf32 runs on the CUDA target only")
     artifact = tmp_path / "model.otsa"
-    proc = S.compile_model(compile_tool, model, artifact, "--precision=fp16")
+    proc = S.compile_model(compile_tool, model, artifact,
+                           f"--precision={precision}")
     assert proc.returncode == 0, f"compiling failed{S.describe(proc)}"
     feeds = S.make_models.make_inputs(onnx.load(model),
                                       S.make_models.name_seed(model.stem))
@@ -93,5 +106,5 @@ def test_fp16_matches_onnxruntime(compile_tool, run_tool, model, tmp_path):
     got = np.load(out_dir / "y.npy")
     assert got.shape == ref.shape
     np.testing.assert_allclose(got, ref, rtol=RTOL, atol=ATOL,
-                               err_msg=f"{model.stem}: fp16 differs from "
-                               "onnxruntime beyond fp16's error")
+                               err_msg=f"{model.stem}: {precision} differs "
+                               "from onnxruntime beyond its error")

@@ -86,12 +86,15 @@ cl::list<std::string> freezeInputs(
              "TOSA needs at compile time); the artifact then accepts that "
              "input only with this value"),
     cl::value_desc("name=file.npy"), cl::cat(category));
-enum class Precision { Fp32, Fp16, Bf16 };
+enum class Precision { Fp32, Tf32, Fp16, Bf16 };
 cl::opt<Precision> precision(
     "precision",
     cl::desc("Floating-point type of the computation; model inputs and "
              "outputs keep their types"),
     cl::values(clEnumValN(Precision::Fp32, "fp32", "as the model (default)"),
+               clEnumValN(Precision::Tf32, "tf32",
+                          "fp32, but matmuls and convolutions on tensor "
+                          "cores in tf32 (10-bit mantissa; CUDA only)"),
                clEnumValN(Precision::Fp16, "fp16",
                           "f32 weights and computation in fp16, with f32 "
                           "accumulation"),
@@ -121,7 +124,7 @@ cl::opt<unsigned> blockSize("block-size",
                             cl::init(256), cl::cat(category));
 cl::opt<bool> tensorCores(
     "tensor-cores",
-    cl::desc("With --precision=fp16 on CUDA, run the f16 matmuls and "
+    cl::desc("With --precision=fp16 (or tf32) on CUDA, run the matmuls and "
              "convolutions whose sizes suit them on tensor cores (default: "
              "true)"),
     cl::init(true), cl::cat(category));
@@ -274,6 +277,11 @@ int main(int argc, char **argv) {
     return fail("--precision=bf16 is not supported on --target=vulkan "
                 "(SPIR-V has no bfloat16 here); use --target=cuda, or "
                 "--precision=fp16");
+  if (precision == Precision::Tf32 && target == onnx_tosa::Target::Vulkan &&
+      (emit == Emit::Spirv || emit == Emit::Artifact))
+    return fail("--precision=tf32 is not supported on --target=vulkan "
+                "(tf32 is an NVIDIA tensor-core format); use --target=cuda, "
+                "or --precision=fp32");
 
   onnx_tosa::ImportOptions importOptions;
   for (const std::string &spec : inputShapes) {
@@ -350,7 +358,7 @@ int main(int argc, char **argv) {
                       "pro_int,pro_fp level=none},tosa-validate");
             }))
       return rc;
-  if (precision != Precision::Fp32)
+  if (precision == Precision::Fp16 || precision == Precision::Bf16)
     if (int rc = runPasses(
             *module, diags, progress, "precision", [](OpPassManager &pm) {
               bool bf16 = precision == Precision::Bf16;
@@ -374,6 +382,7 @@ int main(int argc, char **argv) {
   onnx_tosa::GpuPipelineOptions gpuOptions;
   gpuOptions.blockSize = blockSize;
   gpuOptions.tensorCores = tensorCores && target == onnx_tosa::Target::Cuda;
+  gpuOptions.tf32 = precision == Precision::Tf32;
   if (int rc = runPasses(*module, diags, progress, "lowering",
                          [&](OpPassManager &pm) {
                            onnx_tosa::buildTosaToLinalgPipeline(pm,

@@ -2,6 +2,7 @@
 // the kernel they become (on buffers), and the aligned workgroup memory of
 // the outlined kernel.
 // RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-select-tensor-core-ops))' | FileCheck %s --check-prefix=SELECT
+// RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-select-tensor-core-ops{tf32=true}))' | FileCheck %s --check-prefix=TF32
 // RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels))' | FileCheck %s --check-prefix=KERNEL
 // RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels,onnx-tosa-distribute-loops),gpu-kernel-outlining,onnx-tosa-align-workgroup-memory)' | FileCheck %s --check-prefix=OUTLINED
 
@@ -24,6 +25,11 @@ func.func @selected(%a: tensor<1x256x128xf16>, %b: tensor<1x128x512xf16>) -> ten
 // 16-byte vectors stay with the scalar kernels.
 // SELECT-LABEL: func.func @not_selected
 // SELECT-NOT: onnx_tosa.tensor_cores
+// With tf32, the f32 matmul is selected too (and only it).
+// TF32-LABEL: func.func @not_selected
+// TF32: linalg.batch_matmul {onnx_tosa.tensor_cores} ins(%{{.*}}, %{{.*}} : tensor<1x64x64xf32>, tensor<1x64x64xf32>)
+// TF32-NOT: onnx_tosa.tensor_cores
+// TF32-LABEL: func.func @conv_selected
 func.func @not_selected(%a32: tensor<1x64x64xf32>, %b32: tensor<1x64x64xf32>, %c32: tensor<1x64x64xf32>,
                         %a: tensor<1x64x48xf16>, %b: tensor<1x48x64xf16>, %c: tensor<1x64x64xf32>,
                         %a2: tensor<1x64x64xf16>, %b2: tensor<1x64x48xf16>, %c2: tensor<1x64x48xf32>,
@@ -64,13 +70,21 @@ func.func @conv_selected(%x: tensor<1x9x9x64xf16>, %w: tensor<3x3x64x128xf16>, %
 // KERNEL: %[[B:.*]] = memref.reinterpret_cast %arg1 to offset: [0], sizes: [1048576], strides: [1]
 // KERNEL: %[[C:.*]] = memref.reinterpret_cast %arg2 to offset: [0], sizes: [2097152], strides: [1]
 // KERNEL: gpu.subgroup_mma_constant_matrix %{{.*}} : !gpu.mma_matrix<16x16xf32, "COp">
-// KERNEL: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// The first step's tiles, then in the loop the next step's (the last step
+// reloads its own: K - 32 = 224) before this step's products.
 // KERNEL-COUNT-2: vector.load %[[A]]
 // KERNEL-COUNT-2: vector.load %[[B]]
+// KERNEL-COUNT-4: vector.store
 // KERNEL: gpu.barrier
+// KERNEL: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args
+// KERNEL: arith.minui %{{.*}}, %c224
+// KERNEL-COUNT-2: vector.load %[[A]]
+// KERNEL-COUNT-2: vector.load %[[B]]
 // KERNEL-COUNT-2: gpu.subgroup_mma_load_matrix %[[SA]]{{.*}} {leadDimension = 40 : index} {{.*}} -> !gpu.mma_matrix<16x16xf16, "AOp">
 // KERNEL-COUNT-2: gpu.subgroup_mma_load_matrix %[[SB]]{{.*}} {leadDimension = 72 : index} {{.*}} -> !gpu.mma_matrix<16x16xf16, "BOp">
 // KERNEL-COUNT-4: gpu.subgroup_mma_compute
+// KERNEL: gpu.barrier
+// KERNEL-COUNT-4: vector.store
 // KERNEL: gpu.barrier
 // KERNEL: scf.yield
 // KERNEL-COUNT-4: gpu.subgroup_mma_store_matrix %{{.*}}, %[[C]][%{{.*}}] {leadDimension = 1024 : index}
@@ -118,10 +132,10 @@ func.func @subview(%a: memref<1x64x128xf16>, %b: memref<1x64x64xf16>, %c: memref
 // KERNEL: vector.store %{{.*}}, %[[SC]]
 // KERNEL: gpu.barrier
 // KERNEL: gpu.subgroup_mma_load_matrix %[[SC]]{{.*}} {leadDimension = 36 : index}
-// KERNEL: scf.for
 // KERNEL: arith.minui %{{.*}}, %c48
 // KERNEL: arith.divui %{{.*}}, %c49
 // KERNEL: arith.divui %{{.*}}, %c192
+// KERNEL: scf.for
 // KERNEL: gpu.subgroup_mma_compute
 // KERNEL: gpu.subgroup_mma_store_matrix %{{.*}}, %[[SC]]
 // KERNEL: gpu.barrier
@@ -130,5 +144,18 @@ func.func @subview(%a: memref<1x64x128xf16>, %b: memref<1x64x64xf16>, %c: memref
 func.func @conv_kernel(%x: memref<1x9x9x64xf16>, %w: memref<3x3x64x128xf16>, %y: memref<1x7x7x128xf32>) {
   linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, onnx_tosa.tensor_cores, strides = dense<1> : tensor<2xi64>}
     ins(%x, %w : memref<1x9x9x64xf16>, memref<3x3x64x128xf16>) outs(%y : memref<1x7x7x128xf32>)
+  return
+}
+
+// -----
+
+// tf32: f32 tiles (16-byte vectors of 4 floats, rows padded by 4), 16x8 A
+// and 8x16 B fragments, four k-steps of 8 per tile of 32.
+// KERNEL-LABEL: func.func @tf32_kernel
+// KERNEL: workgroup(%[[SA:.*]] : memref<32x36xf32, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<32x36xf32, #gpu.address_space<workgroup>>)
+// KERNEL: vector.load %{{.*}} : memref<4096xf32>, vector<4xf32>
+// KERNEL-COUNT-4: gpu.subgroup_mma_load_matrix %[[SA]]{{.*}} -> !gpu.mma_matrix<16x8xf32, "AOp">
+func.func @tf32_kernel(%a: memref<1x64x64xf32>, %b: memref<1x64x64xf32>, %c: memref<1x64x64xf32>) {
+  linalg.batch_matmul {onnx_tosa.tensor_cores} ins(%a, %b : memref<1x64x64xf32>, memref<1x64x64xf32>) outs(%c : memref<1x64x64xf32>)
   return
 }

@@ -17,9 +17,14 @@
 //    with no scan outputs, a tosa.while_loop (legal TOSA, which the device
 //    pipeline does not run yet).
 //  - Scan: unrolled over its static sequence length.
+// Sequences and optionals (Sequence.h) are compile-time lists: a run-time
+// condition selects them element by element when both sides have the same
+// structure; a loop that carries one is unrolled, so its trip count (and a
+// run-time condition, if the structure changes) must be constants.
 //
 //===----------------------------------------------------------------------===//
 #include "conversion/onnx-to-tosa/NodeContext.h"
+#include "conversion/onnx-to-tosa/Sequence.h"
 
 #include "mlir/Transforms/RegionUtils.h"
 
@@ -131,6 +136,19 @@ LegalizeResult ifOp(NodeContext &ctx) {
   for (auto [i, pair] :
        llvm::enumerate(llvm::zip_equal(*thenValues, *elseValues))) {
     auto [a, b] = pair;
+    if (isSequenceOrOptional(a.getType()) ||
+        isSequenceOrOptional(b.getType())) {
+      std::string why;
+      FailureOr<Value> v = selectValue(ctx.tosa, cond, a, b, why);
+      if (failed(v))
+        return ctx.failNotConstant(
+            0, "with a run-time condition both branches are computed and "
+               "selected, but output " +
+                   Twine(i) + " is " + why +
+                   "; the condition must be a compile-time constant");
+      results.push_back(*v);
+      continue;
+    }
     if (a.getType() != b.getType())
       return ctx.fail("with a run-time condition both branches are computed "
                       "and selected, but output " +
@@ -206,12 +224,33 @@ LegalizeResult loop(NodeContext &ctx) {
   Value runTimeTripCount =
       ctx.hasInput(0) && !tripCount ? ctx.input(0) : Value();
 
+  // A loop that carries a sequence or an optional is unrolled: their
+  // structure (length, presence) is fixed at compile time.
+  bool carriesSequences = false;
+  for (unsigned k = 0; k < numCarried; ++k)
+    carriesSequences |=
+        ctx.hasInput(2 + k) && isSequenceOrOptional(ctx.input(2 + k).getType());
+  bool runTimeCondition = ctx.hasInput(1) && !constantCondition(ctx.input(1));
+  if (carriesSequences && !tripCount) {
+    if (!ctx.hasInput(0))
+      return ctx.fail("a loop that carries a sequence is unrolled, which "
+                      "needs a trip count M");
+    SmallVector<unsigned> inputs{0};
+    if (runTimeCondition)
+      inputs.push_back(1);
+    return ctx.failNotConstant(
+        inputs, Twine("a loop that carries a sequence is unrolled, so M ") +
+                    (runTimeCondition ? "and cond must be compile-time "
+                                        "constants"
+                                      : "must be a compile-time constant"));
+  }
+
   // How many iterations to unroll.
   std::optional<int64_t> unroll = tripCount;
   if (!unroll && numScan)
     unroll = declaredScanLength(ctx, numCarried);
   if (!unroll || *unroll > kMaxUnrolledIterations) {
-    if (numScan)
+    if (numScan || carriesSequences)
       return ctx.fail(
           unroll ? "unrolling " + Twine(*unroll) +
                        " iterations is not "
@@ -256,6 +295,23 @@ LegalizeResult loop(NodeContext &ctx) {
                       "boolean tensor");
     for (unsigned k = 0; k < numCarried; ++k) {
       Value next = (*outs)[1 + k];
+      if (isSequenceOrOptional(next.getType()) ||
+          isSequenceOrOptional(carried[k].getType())) {
+        std::string why;
+        FailureOr<Value> v = selectValue(t, active, next, carried[k], why);
+        if (failed(v)) {
+          std::string reason = "loop-carried value " + std::to_string(k) +
+                               " changes between iterations (" + why +
+                               ") and a run-time condition decides whether "
+                               "they run";
+          if (runTimeCondition)
+            return ctx.failNotConstant(1, reason + "; cond must be a "
+                                                   "compile-time constant");
+          return ctx.fail(reason);
+        }
+        carried[k] = *v;
+        continue;
+      }
       if (!known && next.getType() != carried[k].getType())
         return ctx.fail("loop-carried value " + Twine(k) +
                         " changes type between iterations, which a run-time "

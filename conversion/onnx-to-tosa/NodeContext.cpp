@@ -286,8 +286,13 @@ LogicalResult NodeContext::fail(const Twine &why) {
 }
 
 LogicalResult NodeContext::failNotConstant(unsigned i, const Twine &why) {
+  return failNotConstant(ArrayRef<unsigned>{i}, why);
+}
+
+LogicalResult NodeContext::failNotConstant(ArrayRef<unsigned> inputs,
+                                           const Twine &why) {
   if (reason.empty())
-    notConstant.push_back(i);
+    notConstant.append(inputs.begin(), inputs.end());
   return fail(why);
 }
 

@@ -131,6 +131,9 @@ public:
   /// the pass then names the graph inputs it comes from, which
   /// --freeze-input can turn into constants.
   mlir::LogicalResult failNotConstant(unsigned i, const llvm::Twine &reason);
+  /// The same for several inputs, all of which must be constants.
+  mlir::LogicalResult failNotConstant(llvm::ArrayRef<unsigned> inputs,
+                                      const llvm::Twine &reason);
   const std::string &getFailureReason() const { return reason; }
 
   /// Gives output `i` the ONNX element type `type` where the model declares
@@ -190,6 +193,7 @@ llvm::ArrayRef<OpLegalization> getDeterminantLegalizations();
 llvm::ArrayRef<OpLegalization> getIndexingLegalizations();
 llvm::ArrayRef<OpLegalization> getControlFlowLegalizations();
 llvm::ArrayRef<OpLegalization> getSignalLegalizations();
+llvm::ArrayRef<OpLegalization> getSequenceLegalizations();
 
 /// Legalizes a copy of `subgraph` (one of a node's regions: a GRAPH
 /// attribute, see the importer) at `b`'s insertion point, with the
@@ -207,6 +211,7 @@ llvm::ArrayRef<OpLegalization> getLossLegalizations();
 llvm::ArrayRef<OpLegalization> getImageLegalizations();
 llvm::ArrayRef<OpLegalization> getQuantizationLegalizations();
 llvm::ArrayRef<OpLegalization> getSelectionLegalizations();
+llvm::ArrayRef<OpLegalization> getTrainingLegalizations();
 
 } // namespace onnx_tosa
 

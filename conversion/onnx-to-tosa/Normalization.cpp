@@ -15,6 +15,47 @@ Value perChannel(TosaBuilder &t, Value v, int64_t rank) {
   return t.reshape(v, shape);
 }
 
+/// BatchNormalization with training_mode=1 (opset 14 on): Y is normalized
+/// with the batch's own statistics, the mean and the population variance
+/// over every dimension but the channel (as the spec's reference computes
+/// them), and the running statistics are updated:
+///   running_mean = input_mean * momentum + current_mean * (1 - momentum)
+///   running_var  = input_var  * momentum + current_var  * (1 - momentum).
+/// f16/bf16 data is reduced in f32 and the results rounded once.
+LegalizeResult batchNormTraining(NodeContext &ctx, double epsilon) {
+  TosaBuilder &t = ctx.tosa;
+  Value x = ctx.input(0);
+  ArrayRef<int64_t> shape = t.shapeOf(x);
+  int64_t rank = shape.size(), c = shape[1];
+  if (failed(ctx.requireNonEmpty(shape)))
+    return failure();
+  Shape axes;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != 1)
+      axes.push_back(d);
+  Type elt = t.elementTypeOf(x);
+  Type f32 = Float32Type::get(x.getContext());
+  Value xs = t.cast(x, f32);
+  Value mean = t.reduceMean(xs, axes); // [1, C, 1, ...]
+  Value centered = t.sub(xs, mean);
+  Value var = t.reduceMean(t.mul(centered, centered), axes);
+  Value invStd = t.unary<tosa::RsqrtOp>(t.add(var, t.scalarLike(var, epsilon)));
+  Value scale = perChannel(t, t.cast(ctx.input(1), f32), rank);
+  Value bias = perChannel(t, t.cast(ctx.input(2), f32), rank);
+  Value y = t.add(t.mul(t.mul(centered, invStd), scale), bias);
+
+  double momentum = ctx.getFloat("momentum", 0.9f);
+  auto running = [&](Value input, Value current) {
+    Value input32 = t.cast(input, f32);
+    Value kept = t.mul(input32, t.scalarLike(input32, momentum));
+    Value added =
+        t.mul(t.reshape(current, {c}), t.scalarLike(kept, 1 - momentum));
+    return t.cast(t.add(kept, added), t.elementTypeOf(input));
+  };
+  return Values{t.cast(y, elt), running(ctx.input(3), mean),
+                running(ctx.input(4), var)};
+}
+
 /// BatchNormalization in inference mode:
 ///   y = (x - mean) / sqrt(var + epsilon) * scale + B.
 /// With constant parameters (the usual case) this folds at compile time into
@@ -24,14 +65,20 @@ LegalizeResult batchNorm(NodeContext &ctx) {
       failed(ctx.requireElementType(0, Elt::Float)) ||
       failed(ctx.requireSameElementType(0, 5)))
     return failure();
-  if (ctx.getInt("training_mode", 0))
-    return ctx.fail("training_mode=1 is not supported");
   if (ctx.getOpset() < 9 && ctx.getInt("spatial", 1) == 0)
     return ctx.fail("spatial=0 is not supported");
-  for (unsigned i = 1; i < ctx.numOutputs(); ++i)
-    if (ctx.outputUsed(i))
-      return ctx.fail("training outputs (running mean/variance) are not "
-                      "supported");
+  // training_mode exists from opset 14; before it, training was implied by
+  // the extra outputs, whose saved statistics the versions define
+  // differently.
+  bool training = ctx.getOpset() >= 14 && ctx.getInt("training_mode", 0);
+  if (!training)
+    for (unsigned i = 1; i < ctx.numOutputs(); ++i)
+      if (ctx.outputUsed(i))
+        return ctx.fail(ctx.getOpset() >= 14
+                            ? "running mean/variance outputs are only "
+                              "defined with training_mode=1"
+                            : "training outputs (running mean/variance) "
+                              "before opset 14 are not supported");
   TosaBuilder &t = ctx.tosa;
   Value x = ctx.input(0);
   int64_t rank = t.rankOf(x);
@@ -43,6 +90,8 @@ LegalizeResult batchNorm(NodeContext &ctx) {
       return ctx.fail("input " + Twine(i) + " must have shape [" + Twine(c) +
                       "]");
   double epsilon = ctx.getFloat("epsilon", 1e-5f);
+  if (training)
+    return batchNormTraining(ctx, epsilon);
 
   auto scale = ctx.constantInput(1), bias = ctx.constantInput(2),
        mean = ctx.constantInput(3), var = ctx.constantInput(4);

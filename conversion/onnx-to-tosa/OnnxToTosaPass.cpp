@@ -15,6 +15,8 @@
 #include "conversion/onnx-to-tosa/NarrowTypes.h"
 #include "conversion/onnx-to-tosa/NodeContext.h"
 #include "conversion/onnx-to-tosa/OnnxToTosa.h"
+#include "conversion/onnx-to-tosa/Sequence.h"
+#include "frontend/onnx-import/Importer.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -55,9 +57,10 @@ public:
           getEinsumLegalizations(), getIndexingLegalizations(),
           getDeterminantLegalizations(), getLossLegalizations(),
           getGridSampleLegalizations(), getLinearAttentionLegalizations(),
-          getControlFlowLegalizations(),
+          getControlFlowLegalizations(), getSequenceLegalizations(),
           getSignalLegalizations(), getImageLegalizations(),
-          getQuantizationLegalizations(), getSelectionLegalizations()})
+          getQuantizationLegalizations(), getSelectionLegalizations(),
+          getTrainingLegalizations()})
       for (const OpLegalization &row : table)
         rows[key(row.domain, row.opType)].push_back(&row);
     for (auto &entry : rows)
@@ -130,6 +133,9 @@ std::optional<StringRef> unsupportedElementType(Type type) {
 /// Checks one op a handler created: no data TOSA cannot represent flows
 /// through it at run time, and it verifies. Returns why not, if not.
 std::optional<std::string> checkCreatedOp(Operation *op) {
+  // Sequences and optionals only exist at compile time (Sequence.h).
+  if (isa<onnx::SequenceOp, onnx::OptionalOp>(op))
+    return std::nullopt;
   if (!isa<tosa::ConstOp, tosa::ConstShapeOp>(op)) {
     for (Type t :
          llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
@@ -424,11 +430,32 @@ struct DemotedValues {
   DenseMap<Value, Type> narrowOf;
 };
 
+/// Ops whose handlers take sequences and optionals (Sequence.h) as inputs;
+/// every other handler is given tensors only.
+bool takesSequences(onnx::NodeOp node) {
+  StringRef domain = node.getDomain();
+  if (!domain.empty() && domain != "ai.onnx")
+    return false;
+  StringRef op = node.getOpType();
+  return op.starts_with("Sequence") || op.starts_with("Optional") ||
+         llvm::is_contained({"ConcatFromSequence", "Identity", "Loop", "If"},
+                            op);
+}
+
 LogicalResult convertNode(OpBuilder &builder, onnx::NodeOp node,
                           DemotedValues &demoted) {
   for (auto [i, v] : llvm::enumerate(node.getInputs())) {
     if (isa<NoneType>(v.getType()))
       continue;
+    if (isSequenceOrOptional(v.getType())) {
+      if (takesSequences(node))
+        continue;
+      return nodeError(node, "input " + Twine(i) + " is " +
+                                 (isa<onnx::SequenceType>(v.getType())
+                                      ? "a sequence"
+                                      : "an optional") +
+                                 ", which this op does not take");
+    }
     auto type = dyn_cast<RankedTensorType>(v.getType());
     if (!type || !type.hasStaticShape())
       return nodeError(node, "input " + Twine(i) + " has type " +
@@ -494,6 +521,23 @@ LogicalResult convertNode(OpBuilder &builder, onnx::NodeOp node,
       continue;
     }
     Value v = (*results)[i];
+    // Sequences and optionals are compile-time lists (Sequence.h): nothing
+    // to demote or wrap.
+    if (isSequenceOrOptional(v.getType())) {
+      if (isa<TensorType>(out.getType()))
+        return nodeError(node, "output " + Twine(i) + " is " +
+                                   (isa<onnx::SequenceType>(v.getType())
+                                        ? "a sequence"
+                                        : "an optional") +
+                                   ", but the model declares " +
+                                   llvm::to_string(out.getType()));
+      out.replaceAllUsesWith(v);
+      continue;
+    }
+    if (isa<TensorType>(out.getType()) && !isa<RankedTensorType>(v.getType()))
+      return nodeError(node, "output " + Twine(i) + " has type " +
+                                 llvm::to_string(v.getType()) +
+                                 ", but the model declares a tensor");
     // A constant of narrow type (Constant's value) becomes its bits.
     if (auto c = v.getDefiningOp<tosa::ConstOp>();
         c && isNarrowType(c.getType().getElementType())) {
@@ -587,6 +631,74 @@ onnx::NodeOp convertOps(OpBuilder &builder, Block &block,
   return {};
 }
 
+/// Appends the tensors of graph output `v` (a sequence, an optional or a
+/// tensor) to `values`, named after `name`: a sequence's elements are
+/// NAME.0, NAME.1, ...; a present optional is its value under the same name;
+/// an absent one has none (docs/sequences.md).
+LogicalResult
+flattenOutput(Operation *terminator, Value v, const std::string &name,
+              SmallVectorImpl<std::pair<Value, std::string>> &out) {
+  if (std::optional<SmallVector<Value>> elements = sequenceElements(v)) {
+    for (auto [k, e] : llvm::enumerate(*elements))
+      if (failed(flattenOutput(terminator, e, name + "." + std::to_string(k),
+                               out)))
+        return failure();
+    return success();
+  }
+  if (std::optional<Value> value = optionalValue(v))
+    return *value ? flattenOutput(terminator, *value, name, out) : success();
+  if (!isa<RankedTensorType>(v.getType()))
+    return terminator->emitError()
+           << "graph output '" << name << "' has type " << v.getType()
+           << ", which is not known at compile time";
+  out.push_back({v, name});
+  return success();
+}
+
+/// Replaces every sequence or optional graph output by its tensors, one
+/// function result each, and gives each the element type the model declares
+/// (kDeclaredElementTypeAttr) in `declaredResults`.
+LogicalResult expandSequenceOutputs(func::FuncOp func,
+                                    SmallVectorImpl<Type> &declaredResults) {
+  Operation *terminator = func.getBody().front().getTerminator();
+  if (llvm::none_of(terminator->getOperandTypes(), isSequenceOrOptional))
+    return success();
+  MLIRContext *ctx = func.getContext();
+  SmallVector<Value> operands;
+  SmallVector<Attribute> attrs;
+  SmallVector<Type> declared;
+  for (auto [i, v] : llvm::enumerate(terminator->getOperands())) {
+    DictionaryAttr dict = func.getResultAttrDict(i);
+    if (!isSequenceOrOptional(v.getType())) {
+      operands.push_back(v);
+      attrs.push_back(dict ? dict : DictionaryAttr::get(ctx));
+      declared.push_back(declaredResults[i]);
+      continue;
+    }
+    auto name = func.getResultAttrOfType<StringAttr>(i, "onnx.name");
+    auto elt = func.getResultAttrOfType<TypeAttr>(i, kDeclaredElementTypeAttr);
+    SmallVector<std::pair<Value, std::string>> tensors;
+    if (failed(flattenOutput(terminator, v,
+                             name ? name.str() : "output" + std::to_string(i),
+                             tensors)))
+      return failure();
+    for (auto &[tensor, tensorName] : tensors) {
+      operands.push_back(tensor);
+      attrs.push_back(DictionaryAttr::get(
+          ctx, {NamedAttribute(StringAttr::get(ctx, "onnx.name"),
+                               StringAttr::get(ctx, tensorName))}));
+      declared.push_back(elt ? Type(UnrankedTensorType::get(elt.getValue()))
+                             : Type(onnx::UnknownType::get(ctx)));
+    }
+  }
+  terminator->setOperands(operands);
+  func.setType(FunctionType::get(ctx, func.getArgumentTypes(),
+                                 terminator->getOperandTypes()));
+  func.setAllResultAttrs(attrs);
+  declaredResults.assign(declared.begin(), declared.end());
+  return success();
+}
+
 LogicalResult convertFunction(func::FuncOp func) {
   if (func.isExternal())
     return success();
@@ -662,6 +774,8 @@ LogicalResult convertFunction(func::FuncOp func) {
   }
 
   if (convertOps(builder, body, demoted))
+    return failure();
+  if (failed(expandSequenceOutputs(func, declaredResults)))
     return failure();
 
   // Graph outputs get their ONNX types back: demoted run-time data is
@@ -810,7 +924,8 @@ FailureOr<Values> legalizeSubgraph(OpBuilder &b, Region &subgraph,
   Operation *yield = scratch.getTerminator();
   Values results(yield->getOperands());
   for (Value v : results)
-    if (!isa<RankedTensorType>(v.getType())) {
+    if (!isa<RankedTensorType>(v.getType()) &&
+        !isSequenceOrOptional(v.getType())) {
       why = "a subgraph output has type " + llvm::to_string(v.getType());
       return failure();
     }

@@ -8,6 +8,8 @@
 #include "conversion/onnx-to-tosa/ConstantFolding.h"
 #include "conversion/onnx-to-tosa/NodeContext.h"
 
+#include "llvm/Support/Format.h"
+
 using namespace mlir;
 
 namespace onnx_tosa {
@@ -186,6 +188,11 @@ LegalizeResult identity(NodeContext &ctx) {
   return Values{ctx.input(0)};
 }
 
+/// In training mode (opset 12 on) Dropout zeroes each element with
+/// probability `ratio` (input 1, default 0.5) and scales the rest by
+/// 1 / (1 - ratio). ONNX specifies no random generator, so only ratio 0, which
+/// drops nothing, has an output that can be reproduced: then it is the
+/// inference form.
 LegalizeResult dropout(NodeContext &ctx) {
   if (failed(ctx.requireInputs(1)))
     return failure();
@@ -194,8 +201,28 @@ LegalizeResult dropout(NodeContext &ctx) {
     if (!training)
       return ctx.failNotConstant(
           2, "training_mode must be a compile-time constant");
-    if (training->front() != 0)
-      return ctx.fail("training_mode=true is not supported");
+    if (training->front() != 0) {
+      const char *random = "drops elements at random, which cannot be "
+                           "reproduced (ONNX specifies no generator); only "
+                           "ratio 0 is supported in training mode";
+      if (!ctx.hasInput(1))
+        return ctx.fail(
+            Twine("training_mode=true with the default ratio 0.5 ") + random);
+      std::optional<DenseElementsAttr> ratio = ctx.constantInput(1);
+      if (!ratio)
+        return ctx.failNotConstant(
+            1, "training_mode=true: ratio must be a compile-time constant "
+               "(only ratio 0 gives a reproducible output)");
+      if (ratio->getNumElements() != 1)
+        return ctx.fail("ratio must be a scalar");
+      double r = toDoubles(*ratio).front();
+      if (r != 0) {
+        std::string why;
+        llvm::raw_string_ostream(why) << "training_mode=true with ratio "
+                                      << llvm::format("%g", r) << " " << random;
+        return ctx.fail(why);
+      }
+    }
   }
   Values outs{ctx.input(0)};
   if (ctx.outputUsed(1)) {

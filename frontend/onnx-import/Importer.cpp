@@ -65,6 +65,14 @@ private:
 
   FailureOr<Type> elementType(int32_t onnxType, StringRef what);
   FailureOr<Type> valueInfoType(const pb::ValueInfoProto &vi, bool isInput);
+  /// A top-level graph input of type `type` as new arguments of `block`:
+  /// a tensor is one argument; a sequence is an onnx.sequence of one argument
+  /// per element, named NAME.0, NAME.1, ... (--sequence-length gives their
+  /// number); an optional is an onnx.optional of its value, or of nothing
+  /// when --absent-input names it.
+  FailureOr<Value> structuredInput(const pb::TypeProto &type,
+                                   const std::string &name, Block &block,
+                                   Location loc);
   FailureOr<DenseElementsAttr> tensorAttr(const pb::TensorProto &t);
   /// The constant that replaces a frozen graph input, checked against the
   /// input's declared type.
@@ -88,7 +96,20 @@ private:
   /// while nested graphs push theirs.
   std::deque<Scope> scopes;
   std::vector<Value> noneValues; ///< one onnx.none per graph, made lazily
+  /// The ONNX names of the top-level function's arguments, in order.
+  std::vector<std::string> argNames;
 };
+
+/// "a sequence", "an optional", ... for a TypeProto that is not a tensor.
+std::string typeKind(const pb::TypeProto &type) {
+  if (type.has_sequence_type())
+    return "a sequence";
+  if (type.has_optional_type())
+    return "an optional";
+  if (type.has_map_type())
+    return "a map";
+  return "an untyped value";
+}
 
 FailureOr<Type> Importer::elementType(int32_t t, StringRef what) {
   switch (t) {
@@ -201,6 +222,62 @@ FailureOr<Type> Importer::valueInfoType(const pb::ValueInfoProto &vi,
     dims.push_back(ShapedType::kDynamic);
   }
   return Type(RankedTensorType::get(dims, *elt));
+}
+
+FailureOr<Value> Importer::structuredInput(const pb::TypeProto &type,
+                                           const std::string &name,
+                                           Block &block, Location loc) {
+  if (type.has_tensor_type()) {
+    pb::ValueInfoProto vi;
+    vi.set_name(name);
+    *vi.mutable_type() = type;
+    FailureOr<Type> t = valueInfoType(vi, /*isInput=*/true);
+    if (failed(t))
+      return failure();
+    argNames.push_back(name);
+    return Value(block.addArgument(*t, loc));
+  }
+  if (type.has_sequence_type()) {
+    auto length = options.sequenceLengths.find(name);
+    if (length == options.sequenceLengths.end())
+      return fail("graph input '" + name +
+                  "' is a sequence; give its number of elements with "
+                  "--sequence-length " +
+                  name + "=N (its elements become inputs " + name + ".0, " +
+                  name + ".1, ...)");
+    const pb::TypeProto &element = type.sequence_type().elem_type();
+    if (!element.has_tensor_type())
+      return fail("graph input '" + name + "' is a sequence of " +
+                  typeKind(element).substr(2) +
+                  "s; only sequences of tensors are supported");
+    SmallVector<Value> elements;
+    for (int64_t k = 0; k < length->second; ++k) {
+      FailureOr<Value> e =
+          structuredInput(element, name + "." + std::to_string(k), block, loc);
+      if (failed(e))
+        return failure();
+      elements.push_back(*e);
+    }
+    return onnx::SequenceOp::create(b, loc, onnx::SequenceType::get(&ctx),
+                                    elements)
+        .getResult();
+  }
+  if (type.has_optional_type()) {
+    Value value;
+    if (!options.absentInputs.contains(name)) {
+      FailureOr<Value> v =
+          structuredInput(type.optional_type().elem_type(), name, block, loc);
+      if (failed(v))
+        return failure();
+      value = *v;
+    }
+    return onnx::OptionalOp::create(b, loc, onnx::OptionalType::get(&ctx),
+                                    value)
+        .getResult();
+  }
+  return fail("graph input '" + name + "' is " + typeKind(type) +
+              ", which is not supported (tensors, sequences of tensors and "
+              "optionals of those are)");
 }
 
 FailureOr<std::string> Importer::externalBytes(const pb::TensorProto &t) {
@@ -380,6 +457,14 @@ FailureOr<NamedAttribute> Importer::attribute(const pb::AttributeProto &a,
     value = *t;
     break;
   }
+  case pb::AttributeProto::TYPE_PROTO:
+    // Only Optional's `type` (what an absent optional would hold) has one;
+    // nothing reads more than its kind.
+    value = b.getStringAttr(a.tp().has_tensor_type()     ? "tensor"
+                            : a.tp().has_sequence_type() ? "sequence"
+                            : a.tp().has_optional_type() ? "optional"
+                                                         : "other");
+    break;
   case pb::AttributeProto::GRAPH: {
     // The body becomes region `regionIdx` of the node; the attribute records
     // which one.
@@ -506,25 +591,36 @@ LogicalResult Importer::importGraph(const pb::GraphProto &g, Block &block,
   for (const auto &in : g.input()) {
     auto seen = scope.find(in.name());
     if (seen != scope.end()) {
-      if (seen->second.getDefiningOp()) // an initializer, not a block argument
+      if (seen->second.getDefiningOp<onnx::ConstantOp>()) // an initializer
         continue;
       return fail("graph input '" + in.name() + "' is listed more than once");
     }
     auto frozen = options.frozenInputs.find(in.name());
     if (topLevel && frozen != options.frozenInputs.end()) {
+      if (!in.type().has_tensor_type())
+        return fail("--freeze-input names '" + in.name() + "', which is " +
+                    typeKind(in.type()) + ", not a tensor");
       FailureOr<Value> c = frozenInput(in, frozen->second);
       if (failed(c))
         return failure();
       scope[in.name()] = *c;
       continue;
     }
-    FailureOr<Type> t = valueInfoType(in, /*isInput=*/topLevel);
+    if (topLevel) {
+      FailureOr<Value> v =
+          structuredInput(in.type(), in.name(), block, graphLoc);
+      if (failed(v))
+        return failure();
+      scope[in.name()] = *v;
+      continue;
+    }
+    FailureOr<Type> t = valueInfoType(in, /*isInput=*/false);
     if (failed(t))
       return failure();
     scope[in.name()] = block.addArgument(*t, graphLoc);
   }
   auto requireInput = [&](StringRef option, StringRef name) {
-    if (!topLevel || scope.count(name))
+    if (!topLevel || scope.count(name) || llvm::is_contained(argNames, name))
       return success();
     std::string names;
     for (const auto &in : g.input())
@@ -537,6 +633,32 @@ LogicalResult Importer::importGraph(const pb::GraphProto &g, Block &block,
       return failure();
   for (const auto &kv : options.frozenInputs)
     if (failed(requireInput("--freeze-input", kv.getKey())))
+      return failure();
+  // --sequence-length and --absent-input name inputs of those kinds.
+  auto requireKind = [&](StringRef option, StringRef name, bool sequence) {
+    if (!topLevel)
+      return success();
+    for (const auto &in : g.input()) {
+      if (in.name() != name)
+        continue;
+      const pb::TypeProto &type = in.type();
+      bool isSequence = type.has_sequence_type() ||
+                        (type.has_optional_type() &&
+                         type.optional_type().elem_type().has_sequence_type());
+      if (sequence ? isSequence : type.has_optional_type())
+        return success();
+      return fail(
+          option + " names '" + name + "', which is " +
+          (type.has_tensor_type() ? std::string("a tensor") : typeKind(type)) +
+          ", not " + (sequence ? "a sequence" : "an optional"));
+    }
+    return requireInput(option, name);
+  };
+  for (const auto &kv : options.sequenceLengths)
+    if (failed(requireKind("--sequence-length", kv.getKey(), true)))
+      return failure();
+  for (const auto &kv : options.absentInputs)
+    if (failed(requireKind("--absent-input", kv.getKey(), false)))
       return failure();
 
   llvm::StringMap<Type> declared;
@@ -677,15 +799,26 @@ OwningOpRef<ModuleOp> Importer::run(std::string &errorOut) {
   for (Value v : results)
     resultTypes.push_back(v.getType());
   func.setType(b.getFunctionType(argTypes, resultTypes));
-  unsigned argIdx = 0;
-  for (const auto &in : model.graph().input()) {
-    bool isInit = llvm::any_of(model.graph().initializer(),
-                               [&](auto &t) { return t.name() == in.name(); });
-    if (!isInit && !options.frozenInputs.count(in.name()))
-      func.setArgAttr(argIdx++, "onnx.name", b.getStringAttr(in.name()));
-  }
-  for (auto [i, out] : llvm::enumerate(model.graph().output()))
+  for (auto [i, name] : llvm::enumerate(argNames))
+    func.setArgAttr(i, "onnx.name", b.getStringAttr(name));
+  for (auto [i, out] : llvm::enumerate(model.graph().output())) {
     func.setResultAttr(i, "onnx.name", b.getStringAttr(out.name()));
+    // A sequence or optional output: the type of its tensors, which the
+    // legalization gives back to each (one result per element).
+    const pb::TypeProto *type = &out.type();
+    while (type->has_optional_type() || type->has_sequence_type())
+      type = type->has_optional_type() ? &type->optional_type().elem_type()
+                                       : &type->sequence_type().elem_type();
+    if (type != &out.type() && type->has_tensor_type()) {
+      // (An element type without a counterpart here is left out: the
+      // elements' own types say what they are.)
+      FailureOr<Type> elt = elementType(type->tensor_type().elem_type(),
+                                        "output '" + out.name() + "'");
+      error.clear();
+      if (succeeded(elt))
+        func.setResultAttr(i, kDeclaredElementTypeAttr, TypeAttr::get(*elt));
+    }
+  }
 
   SmallVector<NamedAttribute> opsetAttrs;
   for (const auto &kv : opsets)

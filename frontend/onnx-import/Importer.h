@@ -5,6 +5,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <string>
 #include <vector>
@@ -26,7 +27,21 @@ struct ImportOptions {
   /// value (inputs TOSA needs at compile time, such as axes or pads, that
   /// the model passes at run time). They leave the function signature.
   llvm::StringMap<FrozenValue> frozenInputs;
+  /// Number of elements of sequence graph inputs (--sequence-length): a
+  /// sequence input NAME becomes the arguments NAME.0 ... NAME.(N-1), whose
+  /// shapes --input-shape NAME.K=... fixes where the model's element type
+  /// has none (docs/sequences.md).
+  llvm::StringMap<int64_t> sequenceLengths;
+  /// Optional graph inputs compiled as absent (--absent-input); the others
+  /// are compiled as present.
+  llvm::StringSet<> absentInputs;
 };
+
+/// Function result attribute of a graph output that is a sequence or an
+/// optional: the element type the model declares for its tensors (the
+/// legalization widens demoted elements back to it).
+inline constexpr llvm::StringLiteral kDeclaredElementTypeAttr =
+    "onnx.declared_element_type";
 
 /// Reads the ONNX model at `path` (and external-data files next to it) into a
 /// module holding `func.func @main` made of onnx dialect ops. On failure

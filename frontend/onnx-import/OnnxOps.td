@@ -35,6 +35,22 @@ def Onnx_UnknownType : Onnx_Type<"Unknown", "unknown"> {
   }];
 }
 
+def Onnx_SequenceType : Onnx_Type<"Sequence", "sequence"> {
+  let summary = "an ONNX sequence of tensors, of a length known at compile time";
+  let description = [{
+    Only produced by `onnx.sequence`, whose operands are the elements: the
+    legalization resolves every sequence op at compile time (docs/sequences.md).
+  }];
+}
+
+def Onnx_OptionalType : Onnx_Type<"Optional", "optional"> {
+  let summary = "an ONNX optional, present or absent at compile time";
+  let description = [{
+    Only produced by `onnx.optional`, which holds the value (a tensor or an
+    `!onnx.sequence`) or nothing.
+  }];
+}
+
 class Onnx_Op<string mnemonic, list<Trait> traits = []> :
     Op<Onnx_Dialect, mnemonic, traits>;
 
@@ -76,6 +92,28 @@ def Onnx_GraphReturnOp : Onnx_Op<"yield", [Terminator]> {
   let summary = "the outputs of a nested graph";
   let arguments = (ins Variadic<AnyType>:$values);
   let assemblyFormat = "($values^ `:` type($values))? attr-dict";
+}
+
+def Onnx_SequenceOp : Onnx_Op<"sequence", [Pure]> {
+  let summary = "a sequence as the list of its elements";
+  let description = [{
+    The legalization's representation of an ONNX sequence: its length and
+    elements are known at compile time, each element a tensor value. The
+    importer builds one for a sequence graph input (one function argument per
+    element); the sequence handlers build and read them; none is left once
+    the legalization is done (a sequence graph output becomes one result per
+    element).
+  }];
+  let arguments = (ins Variadic<AnyType>:$elements);
+  let results = (outs Onnx_SequenceType:$result);
+  let assemblyFormat = "`(` $elements `)` attr-dict `:` functional-type($elements, $result)";
+}
+
+def Onnx_OptionalOp : Onnx_Op<"optional", [Pure]> {
+  let summary = "an optional, present (one operand) or absent (none)";
+  let arguments = (ins Optional<AnyType>:$value);
+  let results = (outs Onnx_OptionalType:$result);
+  let assemblyFormat = "`(` $value `)` attr-dict `:` functional-type($value, $result)";
 }
 
 #endif // ONNX_TOSA_ONNX_OPS

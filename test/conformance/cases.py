@@ -139,6 +139,10 @@ class Case:
     all_input_names: list = field(default_factory=list)
     output_names: list = field(default_factory=list)
     dynamic_inputs: list = field(default_factory=list)  # not static-shaped
+    # Graph inputs and outputs that are not tensors: name -> "sequence" or
+    # "optional" (the harness passes them to the compiler and the runner one
+    # tensor each, docs/sequences.md).
+    structured: dict = field(default_factory=dict)
 
     @property
     def model_path(self) -> Path:
@@ -197,9 +201,17 @@ def top_level_ops(model) -> list[str]:
 
 
 def _type_problem(type_proto, what: str) -> str:
-    """Why a graph input/output of this type cannot be fed or read, or ''."""
+    """Why a graph input/output of this type cannot be fed or read, or ''.
+    Sequences of tensors and optionals of those travel one tensor each."""
     from onnx import TensorProto
     kind = type_proto.WhichOneof("value")
+    if kind == "optional_type":
+        return _type_problem(type_proto.optional_type.elem_type, what)
+    if kind == "sequence_type":
+        inner = type_proto.sequence_type.elem_type
+        if inner.WhichOneof("value") != "tensor_type":
+            return f"{what} is a sequence of non-tensors"
+        return _type_problem(inner, what)
     if kind != "tensor_type":
         kind_name = (kind or "untyped").replace("_type", "")
         article = "an" if kind_name[0] in "aeiou" else "a"
@@ -213,9 +225,9 @@ def _type_problem(type_proto, what: str) -> str:
 
 
 def inspect(case: Case) -> None:
-    """Fills in the case's ops and, for a case no device could run (a
-    sequence, optional or map input or output, or an input type .npy cannot
-    carry), the reason."""
+    """Fills in the case's ops, its sequence and optional inputs and
+    outputs, and, for a case no device could run (a map input or output, or
+    an input type .npy cannot carry), the reason."""
     import onnx
     model = onnx.load(str(case.model_path), load_external_data=False)
     case.ops = model_ops(model)
@@ -233,6 +245,10 @@ def inspect(case: Case) -> None:
         and (not vi.type.tensor_type.HasField("shape")
              or any(not d.HasField("dim_value")
                     for d in vi.type.tensor_type.shape.dim))]
+    for vi in list(graph.input) + list(graph.output):
+        kind = vi.type.WhichOneof("value")
+        if kind in ("sequence_type", "optional_type"):
+            case.structured[vi.name] = kind.replace("_type", "")
     for vi in graph.input:
         if vi.name in initializers:
             continue

@@ -303,6 +303,60 @@ def _load_tensor(path: Path) -> np.ndarray:
     return numpy_helper.to_array(t)
 
 
+def _load_value(path: Path, kind: str | None):
+    """A data file's value: an array for a tensor, a list of arrays for a
+    sequence, for an optional its value or None when it is absent."""
+    from onnx import OptionalProto, SequenceProto, numpy_helper
+    if kind == "sequence":
+        proto = SequenceProto()
+        proto.ParseFromString(path.read_bytes())
+        return numpy_helper.to_list(proto)
+    if kind == "optional":
+        proto = OptionalProto()
+        proto.ParseFromString(path.read_bytes())
+        return numpy_helper.to_optional(proto)
+    return _load_tensor(path)
+
+
+def flatten_value(name: str, value) -> list[tuple[str, np.ndarray]]:
+    """The tensors of a value under the names the compiler gives them
+    (docs/sequences.md): a sequence's elements are NAME.0, NAME.1, ...; a
+    present optional is its value under NAME; an absent one has none."""
+    if value is None:
+        return []
+    if isinstance(value, list):
+        out = []
+        for k, v in enumerate(value):
+            out += flatten_value(f"{name}.{k}", v)
+        return out
+    return [(name, value)]
+
+
+def structure_args(case: Case) -> list[str]:
+    """--sequence-length, --absent-input and the elements' --input-shape for
+    the sequence and optional inputs, from the first data set (what the
+    artifact is compiled for)."""
+    args = []
+    for name, pb in _first_data_set_inputs(case).items():
+        kind = case.structured.get(name)
+        if kind is None:
+            continue
+        value = _load_value(pb, kind)
+
+        def describe(name, value):
+            if value is None:
+                args.append(f"--absent-input={name}")
+            elif isinstance(value, list):
+                args.append(f"--sequence-length={name}={len(value)}")
+                for k, v in enumerate(value):
+                    describe(f"{name}.{k}", v)
+            else:
+                dims = "x".join(str(d) for d in value.shape)
+                args.append(f"--input-shape={name}={dims}")
+        describe(name, value)
+    return args
+
+
 def input_names(case: Case, count: int) -> list[str]:
     """The graph inputs a data set's input_K.pb files go to: the inputs
     that are not initializers (older models list weights as inputs too)."""
@@ -328,9 +382,9 @@ def shape_args(case: Case) -> list[str]:
     """--input-shape for the inputs without a static shape, from the first
     data set (the compiler wants static shapes; the cases have one data
     set each, and the shapes are part of the artifact's cache key)."""
+    args = structure_args(case)
     if not case.dynamic_inputs:
-        return []
-    args = []
+        return args
     for name, pb in _first_data_set_inputs(case).items():
         if name in case.dynamic_inputs:
             shape = _load_tensor(pb).shape
@@ -504,10 +558,13 @@ def run_case(ctx: Context, case: Case) -> dict:
                     f"--output-dir={out_dir}"]
             try:
                 names = input_names(case, len(in_files))
-                for i, (name, pb) in enumerate(zip(names, in_files)):
-                    arr = to_runner_array(_load_tensor(pb))
+                tensors = []
+                for name, pb in zip(names, in_files):
+                    tensors += flatten_value(
+                        name, _load_value(pb, case.structured.get(name)))
+                for i, (name, arr) in enumerate(tensors):
                     npy = ds_work / f"in{i}.npy"
-                    np.save(npy, arr)
+                    np.save(npy, to_runner_array(arr))
                     args += ["--input", f"{name}={npy}"]
             except (ValueError, OSError) as e:
                 return done("harness", one_line(f"inputs of {ds.name}: {e}",
@@ -520,19 +577,36 @@ def run_case(ctx: Context, case: Case) -> dict:
             m = DEVICE_RE.search(proc.stdout)
             if m:
                 device_name = m.group("dev").strip()
-            for name, pb in zip(outputs, out_files):
-                got_path = out_dir / f"{sanitize(name)}.npy"
-                if not got_path.exists():
-                    return done("runtime", f"no output file for '{name}'")
+            for output, pb in zip(outputs, out_files):
+                kind = case.structured.get(output)
                 try:
-                    got = np.load(got_path, allow_pickle=False)
-                    want = _load_tensor(pb)
+                    expected = flatten_value(output, _load_value(pb, kind))
                 except (ValueError, OSError) as e:
                     return done("harness", one_line(
-                        f"reading output '{name}': {e}", repl))
-                why = compare(name, want, got, rtol, atol)
-                if why:
-                    return done("mismatch", one_line(why, repl))
+                        f"reading output '{output}': {e}", repl))
+                # A sequence has no more elements than expected, an absent
+                # optional no tensor at all.
+                if kind is not None:
+                    unexpected = {output, f"{output}.0",
+                                  f"{output}.{len(expected)}"}
+                    for name in sorted(unexpected - {n for n, _ in expected}):
+                        if (out_dir / f"{sanitize(name)}.npy").exists():
+                            return done("mismatch", f"output '{name}' is "
+                                        f"not expected (output '{output}' "
+                                        f"has {len(expected)} tensors)")
+                for name, want in expected:
+                    got_path = out_dir / f"{sanitize(name)}.npy"
+                    if not got_path.exists():
+                        return done("runtime",
+                                    f"no output file for '{name}'")
+                    try:
+                        got = np.load(got_path, allow_pickle=False)
+                    except (ValueError, OSError) as e:
+                        return done("harness", one_line(
+                            f"reading output '{name}': {e}", repl))
+                    why = compare(name, want, got, rtol, atol)
+                    if why:
+                        return done("mismatch", one_line(why, repl))
         return done(device_name=device_name)
     finally:
         if not ctx.keep_work:

@@ -150,6 +150,33 @@ def test_sanitize_matches_the_runner():
     assert H.sanitize("a/b:c d.e-f_g") == "a_b_c_d.e-f_g"
 
 
+def test_sequences_and_optionals_travel_one_tensor_each():
+    a, b = np.zeros(2), np.ones(3)
+    assert H.flatten_value("s", [a, b]) == [("s.0", a), ("s.1", b)]
+    assert H.flatten_value("s", []) == []
+    assert H.flatten_value("o", None) == []  # an absent optional
+    assert H.flatten_value("o", a) == [("o", a)]
+    assert H.flatten_value("o", [a]) == [("o.0", a)]  # optional sequence
+
+
+def test_structure_args_from_the_data(tmp_path):
+    from onnx import numpy_helper
+    from cases import Case
+    ds = tmp_path / "test_data_set_0"
+    ds.mkdir()
+    seq = numpy_helper.from_list([np.zeros((2, 3), np.float32),
+                                  np.zeros(4, np.float32)], "s")
+    (ds / "input_0.pb").write_bytes(seq.SerializeToString())
+    absent = numpy_helper.from_optional(None, "o")
+    (ds / "input_1.pb").write_bytes(absent.SerializeToString())
+    case = Case("c", "node", tmp_path, input_names=["s", "o"],
+                all_input_names=["s", "o"],
+                structured={"s": "sequence", "o": "optional"})
+    assert H.structure_args(case) == [
+        "--sequence-length=s=2", "--input-shape=s.0=2x3",
+        "--input-shape=s.1=4", "--absent-input=o"]
+
+
 # ----------------------------------------------------------- xfail lists
 
 def test_xfail_roundtrip_and_update(tmp_path):

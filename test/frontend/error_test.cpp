@@ -142,8 +142,9 @@ TEST_F(ImportTest, NonTensorGraphInput) {
   auto &g = *m.mutable_graph();
   g.add_input()->set_name("seq"); // no type: e.g. a sequence in full ONNX
   addOutput(g, "seq", TP::FLOAT, {1});
-  EXPECT_EQ(importError(m), "graph input 'seq' is not a tensor (sequence, map "
-                            "and optional inputs are not supported)");
+  EXPECT_EQ(importError(m), "graph input 'seq' is an untyped value, which is "
+                            "not supported (tensors, sequences of tensors and "
+                            "optionals of those are)");
 }
 
 TEST_F(ImportTest, ModelParsedByFullOnnxSchemaFieldsIsAccepted) {

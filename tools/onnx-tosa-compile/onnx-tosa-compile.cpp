@@ -86,7 +86,19 @@ cl::list<std::string> freezeInputs(
              "TOSA needs at compile time); the artifact then accepts that "
              "input only with this value"),
     cl::value_desc("name=file.npy"), cl::cat(category));
+cl::list<std::string> sequenceLengths(
+    "sequence-length",
+    cl::desc("Number of elements of a sequence input, which becomes the "
+             "inputs NAME.0 ... NAME.(N-1) (their shapes: --input-shape "
+             "NAME.K=...); see docs/sequences.md"),
+    cl::value_desc("name=N"), cl::cat(category));
+cl::list<std::string> absentInputs(
+    "absent-input",
+    cl::desc("Compile for an optional input that is absent (optional "
+             "inputs are present otherwise)"),
+    cl::value_desc("name"), cl::cat(category));
 enum class Precision { Fp32, Tf32, Fp16, Bf16 };
+
 cl::opt<Precision> precision(
     "precision",
     cl::desc("Floating-point type of the computation; model inputs and "
@@ -307,6 +319,16 @@ int main(int argc, char **argv) {
     frozen.shape = arr.shape;
     frozen.bytes.assign(arr.data.begin(), arr.data.end());
   }
+  for (const std::string &spec : sequenceLengths) {
+    auto [name, count] = StringRef(spec).split('=');
+    int64_t n;
+    if (name.empty() || count.getAsInteger(10, n) || n < 0)
+      return fail("bad --sequence-length '" + spec +
+                  "' (expected NAME=N, e.g. seq=3)");
+    importOptions.sequenceLengths[name] = n;
+  }
+  for (const std::string &name : absentInputs)
+    importOptions.absentInputs.insert(name);
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -324,8 +346,10 @@ int main(int argc, char **argv) {
   // A .mlir input resumes the pipeline from the onnx or tosa stage (whatever
   // it holds): every --emit output of an earlier stage can be fed back.
   bool fromMlir = StringRef(inputPath).ends_with(".mlir");
-  if (fromMlir && !(inputShapes.empty() && freezeInputs.empty()))
-    return fail("--input-shape and --freeze-input apply to .onnx models; '" +
+  if (fromMlir && !(inputShapes.empty() && freezeInputs.empty() &&
+                    sequenceLengths.empty() && absentInputs.empty()))
+    return fail("--input-shape, --freeze-input, --sequence-length and "
+                "--absent-input apply to .onnx models; '" +
                 inputPath + "' is already imported");
   if (fromMlir) {
     module = parseSourceFile<ModuleOp>(inputPath.getValue(), &ctx);

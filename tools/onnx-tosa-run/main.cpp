@@ -52,6 +52,10 @@ A bfloat16 tensor is read from and written to float32 .npy files. A float8,
 float4, int4/uint4 or int2/uint2 tensor is read from and written to uint8 .npy
 files holding each element's bit pattern in the low bits (one element per
 byte; int4 and int2 inputs may also be int8 values).
+
+A sequence input or output NAME is one tensor per element, NAME.0, NAME.1,
+... (written as NAME.0.npy, ...); a present optional is its value under NAME,
+an absent one has no tensor (docs/sequences.md).
 )";
 
 /// The launches that take the most time, slowest first, with their share

@@ -122,10 +122,20 @@ func.func @conv_bad_group(%x: tensor<1x4x5x5xf32>, %w: tensor<6x2x3x3xf32>) -> !
 
 // -----
 
-// ERR: node 'bn' (BatchNormalization, domain 'ai.onnx', opset 15): training_mode=1 is not supported
-func.func @batchnorm_training(%x: tensor<2x3xf32>, %s: tensor<3xf32>) -> !onnx.unknown {
-  %0 = onnx.node "BatchNormalization"(%x, %s, %s, %s, %s) {attrs = {training_mode = 1 : i64}, domain = "", node_name = "bn", opset = 15 : i64} : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> !onnx.unknown
-  return %0 : !onnx.unknown
+// Before opset 14 training is implied by the extra outputs, whose saved
+// statistics each version defines differently.
+// ERR: node 'bn' (BatchNormalization, domain 'ai.onnx', opset 9): training outputs (running mean/variance) before opset 14 are not supported
+func.func @batchnorm_training_old(%x: tensor<2x3xf32>, %s: tensor<3xf32>) -> (!onnx.unknown, !onnx.unknown) {
+  %0:2 = onnx.node "BatchNormalization"(%x, %s, %s, %s, %s) {attrs = {}, domain = "", node_name = "bn", opset = 9 : i64} : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> (!onnx.unknown, !onnx.unknown)
+  return %0#0, %0#1 : !onnx.unknown, !onnx.unknown
+}
+
+// -----
+
+// ERR: node 'bn15' (BatchNormalization, domain 'ai.onnx', opset 15): running mean/variance outputs are only defined with training_mode=1
+func.func @batchnorm_running_inference(%x: tensor<2x3xf32>, %s: tensor<3xf32>) -> (!onnx.unknown, !onnx.unknown) {
+  %0:2 = onnx.node "BatchNormalization"(%x, %s, %s, %s, %s) {attrs = {}, domain = "", node_name = "bn15", opset = 15 : i64} : (tensor<2x3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> (!onnx.unknown, !onnx.unknown)
+  return %0#0, %0#1 : !onnx.unknown, !onnx.unknown
 }
 
 // -----
@@ -178,5 +188,38 @@ func.func @gridsample_old_mode_name(%x: tensor<1x1x2x2xf32>, %g: tensor<1x3x3x2x
 // ERR: node 'roi0' (RoiAlign, domain 'ai.onnx', opset 22): sampling_ratio 0 (adaptive) is not supported: the number of samples would depend on run-time RoI sizes
 func.func @roialign_adaptive(%x: tensor<1x1x4x4xf32>, %r: tensor<2x4xf32>, %b: tensor<2xi64>) -> !onnx.unknown {
   %0 = onnx.node "RoiAlign"(%x, %r, %b) {attrs = {}, domain = "", node_name = "roi0", opset = 22 : i64} : (tensor<1x1x4x4xf32>, tensor<2x4xf32>, tensor<2xi64>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// -----
+
+// Training-mode Dropout with a non-zero ratio drops elements at random; ONNX
+// specifies no generator, so no output could be reproduced.
+// ERR: node 'drop' (Dropout, domain 'ai.onnx', opset 22): training_mode=true with ratio 0.75 drops elements at random, which cannot be reproduced (ONNX specifies no generator); only ratio 0 is supported in training mode
+func.func @dropout_training_random(%x: tensor<3x4xf32>) -> !onnx.unknown {
+  %r = onnx.constant "r" dense<0.75> : tensor<f32> : tensor<f32>
+  %t = onnx.constant "t" dense<true> : tensor<i1> : tensor<i1>
+  %0 = onnx.node "Dropout"(%x, %r, %t) {attrs = {}, domain = "", node_name = "drop", opset = 22 : i64} : (tensor<3x4xf32>, tensor<f32>, tensor<i1>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// -----
+
+// ERR: node 'drop_default' (Dropout, domain 'ai.onnx', opset 22): training_mode=true with the default ratio 0.5 drops elements at random
+func.func @dropout_training_default_ratio(%x: tensor<3x4xf32>) -> !onnx.unknown {
+  %none = onnx.none
+  %t = onnx.constant "t" dense<true> : tensor<i1> : tensor<i1>
+  %0 = onnx.node "Dropout"(%x, %none, %t) {attrs = {}, domain = "", node_name = "drop_default", opset = 22 : i64} : (tensor<3x4xf32>, none, tensor<i1>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}
+
+// -----
+
+// A ratio from a graph input decides between a deterministic (0) and a
+// random Dropout: it has to be frozen.
+// ERR: node 'drop_input' (Dropout, domain 'ai.onnx', opset 22): training_mode=true: ratio must be a compile-time constant (only ratio 0 gives a reproducible output); it is computed from graph input 'ratio', which --freeze-input ratio=FILE.npy turns into a constant
+func.func @dropout_training_ratio_input(%x: tensor<3x4xf32>, %r: tensor<f32> {onnx.name = "ratio"}) -> !onnx.unknown {
+  %t = onnx.constant "t" dense<true> : tensor<i1> : tensor<i1>
+  %0 = onnx.node "Dropout"(%x, %r, %t) {attrs = {}, domain = "", node_name = "drop_input", opset = 22 : i64} : (tensor<3x4xf32>, tensor<f32>, tensor<i1>) -> !onnx.unknown
   return %0 : !onnx.unknown
 }

@@ -34,6 +34,43 @@ func.func @batchnorm_runtime(%x: tensor<4x2x3xf32>, %s: tensor<2xf32>, %b: tenso
   return %0 : !onnx.unknown
 }
 
+// training_mode=1: Y uses the batch's mean and population variance over
+// every dimension but the channel (here 2 x 4 = 8 elements, so the sums are
+// scaled by 1/8); the running statistics are input * 0.8 + batch * 0.2.
+// CHECK-LABEL: func.func @batchnorm_training
+// CHECK-SAME: -> (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>)
+// CHECK: %[[S0:.*]] = tosa.reduce_sum %arg0 {axis = 0 : i32}
+// CHECK: %[[S:.*]] = tosa.reduce_sum %[[S0]] {axis = 2 : i32} : (tensor<1x3x4xf32>) -> tensor<1x3x1xf32>
+// CHECK: %[[EIGHTH:.*]] = "tosa.const"() <{values = dense<1.250000e-01> : tensor<1x1x1xf32>}>
+// CHECK: %[[MEAN:.*]] = tosa.mul %[[S]], %[[EIGHTH]]
+// CHECK: %[[C:.*]] = tosa.sub %arg0, %[[MEAN]]
+// CHECK: %[[C2:.*]] = tosa.mul %[[C]], %[[C]]
+// CHECK: %[[Q0:.*]] = tosa.reduce_sum %[[C2]] {axis = 0 : i32}
+// CHECK: %[[Q:.*]] = tosa.reduce_sum %[[Q0]] {axis = 2 : i32}
+// CHECK: %[[VAR:.*]] = tosa.mul %[[Q]], %[[EIGHTH]]
+// CHECK: %[[VE:.*]] = tosa.add %[[VAR]]
+// CHECK: %[[RS:.*]] = tosa.rsqrt %[[VE]]
+// CHECK: %[[SC:.*]] = tosa.reshape %arg1, %{{.*}} -> tensor<1x3x1xf32>
+// CHECK: %[[B:.*]] = tosa.reshape %arg2, %{{.*}} -> tensor<1x3x1xf32>
+// CHECK: %[[N:.*]] = tosa.mul %[[C]], %[[RS]]
+// CHECK: %[[NS:.*]] = tosa.mul %[[N]], %[[SC]]
+// CHECK: %[[Y:.*]] = tosa.add %[[NS]], %[[B]]
+// CHECK: %[[MOM:.*]] = "tosa.const"() <{values = dense<8.000000e-01> : tensor<1xf32>}>
+// CHECK: %[[KM:.*]] = tosa.mul %arg3, %[[MOM]]
+// CHECK: %[[BM:.*]] = tosa.reshape %[[MEAN]], %{{.*}} -> tensor<3xf32>
+// CHECK: %[[REST:.*]] = "tosa.const"() <{values = dense<0.199999988> : tensor<1xf32>}>
+// CHECK: %[[AM:.*]] = tosa.mul %[[BM]], %[[REST]]
+// CHECK: %[[RM:.*]] = tosa.add %[[KM]], %[[AM]]
+// CHECK: %[[KV:.*]] = tosa.mul %arg4, %[[MOM]]
+// CHECK: %[[BV:.*]] = tosa.reshape %[[VAR]], %{{.*}} -> tensor<3xf32>
+// CHECK: %[[AV:.*]] = tosa.mul %[[BV]], %[[REST]]
+// CHECK: %[[RV:.*]] = tosa.add %[[KV]], %[[AV]]
+// CHECK: return %[[Y]], %[[RM]], %[[RV]]
+func.func @batchnorm_training(%x: tensor<2x3x4xf32>, %s: tensor<3xf32>, %b: tensor<3xf32>, %m: tensor<3xf32>, %v: tensor<3xf32>) -> (!onnx.unknown, !onnx.unknown, !onnx.unknown) {
+  %0:3 = onnx.node "BatchNormalization"(%x, %s, %b, %m, %v) {attrs = {training_mode = 1 : i64, momentum = 0.8 : f32}, domain = "", node_name = "bn", opset = 15 : i64} : (tensor<2x3x4xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>, tensor<3xf32>) -> (!onnx.unknown, !onnx.unknown, !onnx.unknown)
+  return %0#0, %0#1, %0#2 : !onnx.unknown, !onnx.unknown, !onnx.unknown
+}
+
 // From opset 13 Softmax normalizes one axis; max-subtracted for stability.
 // CHECK-LABEL: func.func @softmax13
 // CHECK: %[[MAX:.*]] = tosa.reduce_max %arg0 {axis = 1 : i32} : (tensor<2x3x4xf32>) -> tensor<2x1x4xf32>

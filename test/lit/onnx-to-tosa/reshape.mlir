@@ -59,6 +59,18 @@ func.func @identity_dropout(%x: tensor<3x4xf32>) -> (!onnx.unknown, !onnx.unknow
   return %1#0, %1#1 : !onnx.unknown, !onnx.unknown
 }
 
+// Training-mode Dropout with ratio 0 drops nothing: the input, and a mask
+// all true.
+// CHECK-LABEL: func.func @dropout_training_zero_ratio
+// CHECK: %[[M:.*]] = "tosa.const"() <{values = dense<true> : tensor<3x4xi1>}>
+// CHECK: return %arg0, %[[M]]
+func.func @dropout_training_zero_ratio(%x: tensor<3x4xf32>) -> (!onnx.unknown, !onnx.unknown) {
+  %r = onnx.constant "r" dense<0.0> : tensor<f32> : tensor<f32>
+  %t = onnx.constant "t" dense<true> : tensor<i1> : tensor<i1>
+  %0:2 = onnx.node "Dropout"(%x, %r, %t) {attrs = {seed = 0 : i64}, domain = "", node_name = "d", opset = 22 : i64} : (tensor<3x4xf32>, tensor<f32>, tensor<i1>) -> (!onnx.unknown, !onnx.unknown)
+  return %0#0, %0#1 : !onnx.unknown, !onnx.unknown
+}
+
 // DepthToSpace (DCR): channels split as (b, b, C), interleaved into H and W.
 // CHECK-LABEL: func.func @depth_to_space
 // CHECK-SAME: -> tensor<1x2x4x6xf32>

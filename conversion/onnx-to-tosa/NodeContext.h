@@ -212,6 +212,7 @@ llvm::ArrayRef<OpLegalization> getImageLegalizations();
 llvm::ArrayRef<OpLegalization> getQuantizationLegalizations();
 llvm::ArrayRef<OpLegalization> getSelectionLegalizations();
 llvm::ArrayRef<OpLegalization> getTrainingLegalizations();
+llvm::ArrayRef<OpLegalization> getMachineLearningLegalizations();
 
 } // namespace onnx_tosa
 

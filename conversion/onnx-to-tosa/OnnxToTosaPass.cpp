@@ -60,7 +60,7 @@ public:
           getControlFlowLegalizations(), getSequenceLegalizations(),
           getSignalLegalizations(), getImageLegalizations(),
           getQuantizationLegalizations(), getSelectionLegalizations(),
-          getTrainingLegalizations()})
+          getTrainingLegalizations(), getMachineLearningLegalizations()})
       for (const OpLegalization &row : table)
         rows[key(row.domain, row.opType)].push_back(&row);
     for (auto &entry : rows)

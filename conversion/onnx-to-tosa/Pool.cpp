@@ -6,8 +6,11 @@
 // number of input (non-padding) elements in each window — ONNX's
 // count_include_pad = 0. For count_include_pad = 1 the ONNX padding is
 // materialized with tosa.pad first so that it counts; the padding ceil_mode
-// adds past it is still left out, as onnxruntime does. MaxUnpool scatters
-// the pooled values back to their recorded positions.
+// adds past it is still left out, as onnxruntime does. Integer max pooling
+// other than int8 (uint8, carried as i32: docs/types.md) has no TOSA
+// max_pool2d profile and goes axis by axis too, which is exact. MaxPool's
+// Indices output follows the maximum through the same per-axis taps.
+// MaxUnpool scatters the pooled values back to their recorded positions.
 //
 //===----------------------------------------------------------------------===//
 #include "conversion/onnx-to-tosa/Window.h"
@@ -22,6 +25,13 @@ namespace {
 
 enum class PoolKind { Max, Average, Sum };
 
+/// The padding value no input element loses to (max pooling).
+double lowestOf(TosaBuilder &t, Value x) {
+  return TosaBuilder::isFloat(x)
+             ? -std::numeric_limits<double>::infinity()
+             : -std::ldexp(1.0, t.elementTypeOf(x).getIntOrFloatBitWidth() - 1);
+}
+
 /// One spatial axis of a pool, from its kernel taps: tap j of output o reads
 /// input o * stride - padBegin + j * dilation. Max keeps the largest tap
 /// (padding never wins), Sum adds them (padding adds 0), Average divides the
@@ -34,12 +44,7 @@ Value poolAxis(TosaBuilder &t, Value x, int64_t axis, const Window &w, size_t i,
   int64_t k = w.kernel[i], s = w.strides[i], d = w.dilations[i];
   int64_t begin = w.padBegin[i], out = w.output[i];
   int64_t after = (out - 1) * s + (k - 1) * d + 1 - in - begin;
-  double fill = 0;
-  if (kind == PoolKind::Max)
-    fill =
-        TosaBuilder::isFloat(x)
-            ? -std::numeric_limits<double>::infinity()
-            : -std::ldexp(1.0, t.elementTypeOf(x).getIntOrFloatBitWidth() - 1);
+  double fill = kind == PoolKind::Max ? lowestOf(t, x) : 0.0;
   Shape pads(2 * t.rankOf(x), 0);
   pads[2 * axis] = begin;
   pads[2 * axis + 1] = std::max<int64_t>(after, 0);
@@ -79,13 +84,90 @@ Value separablePool(TosaBuilder &t, Value x, const Window &w, PoolKind kind,
   return x;
 }
 
+/// MaxPool's Indices operand: the flat index of every element of `x`
+/// ([N, C, d1, ..., dk]), (n * C + c) * d1 * ... * dk plus the spatial
+/// position, row-major (storage_order 0) or column-major (1), as the ONNX
+/// reference numbers them. Built as a sum of one small constant per axis.
+Value flatIndices(TosaBuilder &t, ArrayRef<int64_t> shape, bool columnMajor) {
+  int64_t rank = shape.size();
+  Shape stride(rank, 1);
+  for (int64_t d = rank - 2; d >= 0; --d)
+    stride[d] = stride[d + 1] * shape[d + 1];
+  if (columnMajor) {
+    int64_t s = 1;
+    for (int64_t d = 2; d < rank; ++d) {
+      stride[d] = s;
+      s *= shape[d];
+    }
+  }
+  Type i32 = t.getBuilder().getI32Type();
+  Value sum;
+  for (int64_t d = 0; d < rank; ++d) {
+    Shape axisShape(rank, 1);
+    axisShape[d] = shape[d];
+    SmallVector<int64_t> values;
+    for (int64_t i = 0; i < shape[d]; ++i)
+      values.push_back(i * stride[d]);
+    Value axis =
+        t.constant(fromInts(RankedTensorType::get(axisShape, i32), values));
+    sum = sum ? t.add(sum, axis) : axis;
+  }
+  return sum;
+}
+
+/// One spatial axis of max pooling that also carries each maximum's index
+/// (`idx`, i32, shaped like `x`). A tap replaces the running maximum only
+/// when strictly greater, so the first maximum in window order is kept; a
+/// leading padding tap (index -1, value `lowestOf`) also yields to any input
+/// element, which matters when the input holds that lowest value itself.
+void argMaxPoolAxis(TosaBuilder &t, Value &x, Value &idx, int64_t axis,
+                    const Window &w, size_t i) {
+  int64_t in = t.shapeOf(x)[axis];
+  int64_t k = w.kernel[i], s = w.strides[i], d = w.dilations[i];
+  int64_t begin = w.padBegin[i], out = w.output[i];
+  int64_t after = (out - 1) * s + (k - 1) * d + 1 - in - begin;
+  Shape pads(2 * t.rankOf(x), 0);
+  pads[2 * axis] = begin;
+  pads[2 * axis + 1] = std::max<int64_t>(after, 0);
+  Value xp = t.pad(x, pads, lowestOf(t, x));
+  Value ip = t.pad(idx, pads, -1);
+  Value accX = t.sliceStrided(xp, axis, 0, out, s);
+  Value accI = t.sliceStrided(ip, axis, 0, out, s);
+  Value zero = t.scalarLike(accI, 0);
+  for (int64_t j = 1; j < k; ++j) {
+    Value tapX = t.sliceStrided(xp, axis, j * d, out, s);
+    Value tapI = t.sliceStrided(ip, axis, j * d, out, s);
+    Value better = t.compare<tosa::GreaterOp>(tapX, accX);
+    if (begin > 0) {
+      Value accPad = t.compare<tosa::GreaterOp>(zero, accI);
+      Value tapReal = t.compare<tosa::GreaterEqualOp>(tapI, zero);
+      better = t.binary<tosa::LogicalOrOp>(
+          better, t.binary<tosa::LogicalAndOp>(accPad, tapReal));
+    }
+    accX = t.select(better, tapX, accX);
+    accI = t.select(better, tapI, accI);
+  }
+  x = accX;
+  idx = accI;
+}
+
+/// MaxPool with its Indices output. The first maximum in row-major window
+/// order (the reference's loop order) is found axis by axis from the last
+/// spatial axis to the first: each pass keeps, per remaining window, the
+/// first maximum along its axis, so the outer pass picks the first row that
+/// holds the window's maximum and, within it, the inner pass's choice.
+Values argMaxPool(TosaBuilder &t, Value x, const Window &w, bool columnMajor) {
+  Value idx = flatIndices(t, t.shapeOf(x), columnMajor);
+  for (size_t i = w.kernel.size(); i-- > 0;)
+    argMaxPoolAxis(t, x, idx, i + 2, w, i);
+  return {x, idx};
+}
+
 template <PoolKind Kind> LegalizeResult pool(NodeContext &ctx) {
   // Max pooling is also defined on int8 (TOSA's integer profile).
   Elt kind = Kind == PoolKind::Max ? Elt::Number : Elt::Float;
   if (failed(ctx.requireInputs(1)) || failed(ctx.requireElementType(0, kind)))
     return failure();
-  if (ctx.outputUsed(1))
-    return ctx.fail("the Indices output is not supported");
   TosaBuilder &t = ctx.tosa;
   Value x = ctx.input(0);
   int64_t rank = t.rankOf(x);
@@ -105,9 +187,20 @@ template <PoolKind Kind> LegalizeResult pool(NodeContext &ctx) {
   }
   bool includePad =
       Kind == PoolKind::Average && ctx.getInt("count_include_pad", 0) != 0;
-  // TOSA's pools are 2-D and undilated; other pools go axis by axis.
+  if (Kind == PoolKind::Max && ctx.outputUsed(1)) {
+    int64_t storageOrder = ctx.getInt("storage_order", 0);
+    if (storageOrder != 0 && storageOrder != 1)
+      return ctx.fail("storage_order must be 0 or 1");
+    if (product(t.shapeOf(x)) > std::numeric_limits<int32_t>::max())
+      return ctx.fail("the Indices output needs more than 31 bits");
+    return argMaxPool(t, x, *win, storageOrder == 1);
+  }
+  // TOSA's pools are 2-D, undilated and (max) integer only for int8; other
+  // pools go axis by axis.
   bool dilated = llvm::any_of(win->dilations, [](int64_t d) { return d != 1; });
-  if (rank > 4 || dilated)
+  bool wideInt = Kind == PoolKind::Max && !TosaBuilder::isFloat(x) &&
+                 !t.elementTypeOf(x).isInteger(8);
+  if (rank > 4 || dilated || wideInt)
     return Values{separablePool(t, x, *win, Kind, includePad)};
 
   ArrayRef<int64_t> shape = t.shapeOf(x);

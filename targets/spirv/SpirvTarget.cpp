@@ -139,6 +139,10 @@ std::unique_ptr<Pass> createPrepareSpirvPass() {
 void buildGpuToSpirvPipeline(OpPassManager &pm) {
   pm.addPass(createPrepareSpirvPass());
   pm.addNestedPass<gpu::GPUModuleOp>(std::make_unique<ApproximateMathPass>());
+  // Index computations leave the loops first, so that the accumulators of
+  // coarsened contractions are seen at loop-invariant indices.
+  addPassPipeline(pm, "gpu.module(loop-invariant-code-motion,cse)");
+  pm.addNestedPass<gpu::GPUModuleOp>(createPromoteKernelAccumulatorsPass());
   // Vulkan (lavapipe included) has no bfloat16 arithmetic: kernels compute
   // bf16 in f32, rounding each result back to bf16 as CUDA's native bf16
   // does (arith-emulate-unsupported-floats, and for math ops
@@ -156,7 +160,9 @@ void buildGpuToSpirvPipeline(OpPassManager &pm) {
   // into GLSL extended instructions first.
   addPassPipeline(pm, "gpu.module(convert-math-to-spirv),"
                       "convert-gpu-to-spirv,"
-                      "spirv.module(spirv-lower-abi-attrs,spirv-update-vce)");
+                      "spirv.module(spirv-lower-abi-attrs)");
+  pm.addPass(createDecorateSpirvBuffersPass());
+  addPassPipeline(pm, "spirv.module(spirv-update-vce)");
 }
 
 LogicalResult
@@ -177,6 +183,8 @@ collectSpirv(ModuleOp module,
 void registerSpirvTargetPasses() {
   PassRegistration<PrepareSpirvPass>();
   PassRegistration<ApproximateMathPass>();
+  registerPass([] { return createPromoteKernelAccumulatorsPass(); });
+  registerPass([] { return createDecorateSpirvBuffersPass(); });
   registerPass([] { return createStoreBf16AsI16Pass(); });
 }
 

@@ -23,6 +23,18 @@ std::unique_ptr<mlir::Pass> createPrepareSpirvPass();
 /// launches cast the host's bf16 buffers to i16 memrefs.
 std::unique_ptr<mlir::Pass> createStoreBf16AsI16Pass();
 
+/// `onnx-tosa-promote-kernel-accumulators`: in kernels, what LLVM does with
+/// noalias arguments on the CUDA path: repeated loads of a noalias buffer the
+/// kernel never writes are reused, and values a loop loads and stores at
+/// loop-invariant indices of a noalias buffer are carried in registers
+/// (KernelMemory.cpp).
+std::unique_ptr<mlir::Pass> createPromoteKernelAccumulatorsPass();
+
+/// `onnx-tosa-decorate-spirv-buffers`: decorates the storage buffer
+/// variables of noalias kernel arguments `Restrict` and those a kernel never
+/// writes `NonWritable`.
+std::unique_ptr<mlir::Pass> createDecorateSpirvBuffersPass();
+
 /// gpu.module kernels → spirv.module ops (Vulkan compute shaders; kernel
 /// argument i is storage buffer binding i of descriptor set 0).
 void buildGpuToSpirvPipeline(mlir::OpPassManager &pm);

@@ -2,6 +2,8 @@
 
 #include "vulkan_device.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
 namespace onnx_tosa::rt {
@@ -65,6 +67,9 @@ VulkanBuffer::~VulkanBuffer() {
 VulkanDevice::~VulkanDevice() {
   if (device) {
     vkDeviceWaitIdle(device);
+    staging.reset();
+    vkDestroyFence(device, transferFence, nullptr);
+    vkDestroyCommandPool(device, transferPool, nullptr);
     vkDestroyDevice(device, nullptr);
   }
   if (instance)
@@ -86,69 +91,217 @@ Status VulkanDevice::allocate(uint64_t bytes,
   auto info =
       vkStruct<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
   info.size = bytes < 4 ? 4 : (bytes + 3) & ~uint64_t(3);
-  // Transfer usage lets a later staging path copy into these buffers.
+  // Transfer usage: the staging path copies into and out of them.
   info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
                VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
                VK_BUFFER_USAGE_TRANSFER_DST_BIT;
   info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   OT_VK_CALL(vkCreateBuffer, device, &info, nullptr, &buf->buffer);
 
-  VkMemoryRequirements req;
-  vkGetBufferMemoryRequirements(device, buf->buffer, &req);
-
-  // Preference order for host-visible memory: device-local (resizable BAR or
-  // unified memory) first, then cached system memory (fast readback), then
-  // any coherent memory. An out-of-memory on one type falls through to the
-  // next, since the device-local host-visible heap is often small.
-  const VkMemoryPropertyFlags kBase = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+  const VkMemoryPropertyFlags kHost = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
                                       VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
-  const VkMemoryPropertyFlags kPrefs[] = {
-      kBase | VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT,
-      kBase | VK_MEMORY_PROPERTY_HOST_CACHED_BIT, kBase};
+  const VkMemoryPropertyFlags kLocal = VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT;
+  std::vector<std::pair<VkMemoryPropertyFlags, VkMemoryPropertyFlags>> prefs;
+  // On a discrete GPU, memory the host cannot map first: host-visible
+  // device-local memory (the PCIe BAR) may be a small heap or carry other
+  // page attributes, and host reads of it are uncached; downloads then go
+  // through the cached staging buffer by DMA instead.
+  if (preferDeviceLocal)
+    prefs.push_back({kLocal, VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT});
+  // Then host-visible memory, mapped: device-local (resizable BAR or unified
+  // memory) first, then cached system memory (fast readback), then any
+  // coherent memory. An out-of-memory on one type falls through to the
+  // next, since the device-local host-visible heap is often small.
+  prefs.push_back({kHost | kLocal, 0});
+  prefs.push_back({kHost | VK_MEMORY_PROPERTY_HOST_CACHED_BIT, 0});
+  prefs.push_back({kHost, 0});
+  OT_RETURN_IF_ERROR(bindMemory(*buf, prefs).withContext(what));
+  if (forceStaging && buf->mapped) {
+    vkUnmapMemory(device, buf->memory);
+    buf->mapped = nullptr;
+  }
+  out = std::move(buf);
+  return okStatus();
+}
+
+Status VulkanDevice::bindMemory(
+    VulkanBuffer &buf,
+    const std::vector<std::pair<VkMemoryPropertyFlags, VkMemoryPropertyFlags>>
+        &prefs) {
+  VkMemoryRequirements req;
+  vkGetBufferMemoryRequirements(device, buf.buffer, &req);
   VkResult last = VK_ERROR_OUT_OF_DEVICE_MEMORY;
   bool anyType = false;
-  for (VkMemoryPropertyFlags want : kPrefs) {
-    for (uint32_t t = 0; t < memoryProperties.memoryTypeCount; ++t) {
+  VkMemoryPropertyFlags chosen = 0;
+  for (auto [want, avoid] : prefs) {
+    for (uint32_t t = 0; t < memoryProperties.memoryTypeCount && !buf.memory;
+         ++t) {
       VkMemoryPropertyFlags have =
           memoryProperties.memoryTypes[t].propertyFlags;
-      if (!(req.memoryTypeBits & (1u << t)) || (have & want) != want)
+      if (!(req.memoryTypeBits & (1u << t)) || (have & want) != want ||
+          (have & avoid))
         continue;
       anyType = true;
       auto alloc = vkStruct<VkMemoryAllocateInfo>(
           VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO);
       alloc.allocationSize = req.size;
       alloc.memoryTypeIndex = t;
-      last = vkAllocateMemory(device, &alloc, nullptr, &buf->memory);
+      last = vkAllocateMemory(device, &alloc, nullptr, &buf.memory);
       if (last == VK_SUCCESS)
-        break;
-      buf->memory = VK_NULL_HANDLE;
+        chosen = have;
+      else
+        buf.memory = VK_NULL_HANDLE;
     }
-    if (buf->memory)
+    if (buf.memory)
       break;
   }
   if (!anyType)
-    return internalError("the device has no host-visible coherent memory "
-                         "type usable for storage buffers")
-        .withContext(what);
-  if (!buf->memory)
-    return vkError("vkAllocateMemory", last).withContext(what);
-  OT_VK_CALL(vkBindBufferMemory, device, buf->buffer, buf->memory, 0);
-  OT_VK_CALL(vkMapMemory, device, buf->memory, 0, VK_WHOLE_SIZE, 0,
-             &buf->mapped);
-  out = std::move(buf);
+    return internalError("the device has no memory type usable for storage "
+                         "buffers");
+  if (!buf.memory)
+    return vkError("vkAllocateMemory", last);
+  OT_VK_CALL(vkBindBufferMemory, device, buf.buffer, buf.memory, 0);
+  if (chosen & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT)
+    OT_VK_CALL(vkMapMemory, device, buf.memory, 0, VK_WHOLE_SIZE, 0,
+               &buf.mapped);
   return okStatus();
 }
 
 Status VulkanDevice::upload(DeviceBuffer &dst, const void *src,
                             uint64_t bytes) {
-  if (bytes)
-    std::memcpy(static_cast<VulkanBuffer &>(dst).mapped, src, bytes);
-  return okStatus();
+  auto &buf = static_cast<VulkanBuffer &>(dst);
+  if (!bytes)
+    return okStatus();
+  if (buf.mapped) {
+    std::memcpy(buf.mapped, src, bytes);
+    return okStatus();
+  }
+  return stagedCopy(buf, const_cast<void *>(src), bytes, /*toDevice=*/true);
 }
 
 Status VulkanDevice::download(DeviceBuffer &src, void *dst, uint64_t bytes) {
-  if (bytes)
-    std::memcpy(dst, static_cast<VulkanBuffer &>(src).mapped, bytes);
+  auto &buf = static_cast<VulkanBuffer &>(src);
+  if (!bytes)
+    return okStatus();
+  if (buf.mapped) {
+    std::memcpy(dst, buf.mapped, bytes);
+    return okStatus();
+  }
+  return stagedCopy(buf, dst, bytes, /*toDevice=*/false);
+}
+
+/// Large transfers (weights) go through in chunks of this size, so that the
+/// staging buffer, kept for the device's lifetime, stays small.
+constexpr uint64_t kMaxStagingBytes = uint64_t(64) << 20;
+
+Status VulkanDevice::ensureStaging(uint64_t bytes) {
+  if (!transferPool) {
+    auto poolInfo = vkStruct<VkCommandPoolCreateInfo>(
+        VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
+    poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT |
+                     VK_COMMAND_POOL_CREATE_TRANSIENT_BIT;
+    poolInfo.queueFamilyIndex = queueFamily;
+    OT_VK_CALL(vkCreateCommandPool, device, &poolInfo, nullptr, &transferPool);
+    auto cmdInfo = vkStruct<VkCommandBufferAllocateInfo>(
+        VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO);
+    cmdInfo.commandPool = transferPool;
+    cmdInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    cmdInfo.commandBufferCount = 1;
+    OT_VK_CALL(vkAllocateCommandBuffers, device, &cmdInfo, &transferCommands);
+    auto fenceInfo =
+        vkStruct<VkFenceCreateInfo>(VK_STRUCTURE_TYPE_FENCE_CREATE_INFO);
+    OT_VK_CALL(vkCreateFence, device, &fenceInfo, nullptr, &transferFence);
+  }
+  // Sizes are powers of two from 1 MiB, so a session's inputs and outputs
+  // settle on one buffer after the first few transfers.
+  uint64_t want = uint64_t(1) << 20;
+  while (want < bytes && want < kMaxStagingBytes)
+    want <<= 1;
+  if (staging && staging->size() >= want)
+    return okStatus();
+  staging.reset();
+  auto buf = std::make_unique<VulkanBuffer>(device, want);
+  auto info =
+      vkStruct<VkBufferCreateInfo>(VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO);
+  info.size = want;
+  info.usage =
+      VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+  info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+  OT_VK_CALL(vkCreateBuffer, device, &info, nullptr, &buf->buffer);
+  // System memory, cached where possible (downloads read it back), and not
+  // the device-local BAR, whose host reads are uncached.
+  const VkMemoryPropertyFlags kHost = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT |
+                                      VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+  OT_RETURN_IF_ERROR(
+      bindMemory(*buf, {{kHost | VK_MEMORY_PROPERTY_HOST_CACHED_BIT,
+                         VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT},
+                        {kHost, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT},
+                        {kHost, 0}})
+          .withContext("allocating a " + std::to_string(want) +
+                       "-byte staging buffer on " + deviceId));
+  staging = std::move(buf);
+  return okStatus();
+}
+
+Status VulkanDevice::stagedCopy(VulkanBuffer &buf, void *host, uint64_t bytes,
+                                bool toDevice) {
+  std::lock_guard<std::mutex> transferLock(transferMutex);
+  OT_RETURN_IF_ERROR(ensureStaging(bytes));
+  auto *bytesOnHost = static_cast<uint8_t *>(host);
+  for (uint64_t done = 0; done < bytes;) {
+    uint64_t chunk = std::min(bytes - done, staging->size());
+    if (toDevice)
+      std::memcpy(staging->mapped, bytesOnHost + done, chunk);
+
+    OT_VK_CALL(vkResetCommandBuffer, transferCommands, 0);
+    auto begin = vkStruct<VkCommandBufferBeginInfo>(
+        VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
+    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+    OT_VK_CALL(vkBeginCommandBuffer, transferCommands, &begin);
+    // After every earlier kernel and copy on the queue: a download reads
+    // what kernels wrote; an upload must not overwrite what they still read.
+    auto before = vkStruct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+    before.srcAccessMask =
+        VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+    before.dstAccessMask =
+        VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+    vkCmdPipelineBarrier(
+        transferCommands,
+        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+        VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &before, 0, nullptr, 0, nullptr);
+    VkBufferCopy region{};
+    region.srcOffset = toDevice ? 0 : done;
+    region.dstOffset = toDevice ? done : 0;
+    region.size = chunk;
+    vkCmdCopyBuffer(transferCommands, toDevice ? staging->buffer : buf.buffer,
+                    toDevice ? buf.buffer : staging->buffer, 1, &region);
+    // The staging buffer's new contents, visible to the host's reads.
+    auto after = vkStruct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+    after.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    after.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    vkCmdPipelineBarrier(transferCommands, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                         VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &after, 0, nullptr,
+                         0, nullptr);
+    OT_VK_CALL(vkEndCommandBuffer, transferCommands);
+
+    OT_VK_CALL(vkResetFences, device, 1, &transferFence);
+    auto submitInfo = vkStruct<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
+    submitInfo.commandBufferCount = 1;
+    submitInfo.pCommandBuffers = &transferCommands;
+    {
+      std::lock_guard<std::mutex> queueLock(queueMutex);
+      OT_VK_CALL(vkQueueSubmit, queue, 1, &submitInfo, transferFence);
+    }
+    VkResult r =
+        vkWaitForFences(device, 1, &transferFence, VK_TRUE, UINT64_MAX);
+    if (r != VK_SUCCESS)
+      return vkError("vkWaitForFences", r)
+          .withContext(std::string("copying ") + (toDevice ? "to " : "from ") +
+                       deviceId);
+    if (!toDevice)
+      std::memcpy(bytesOnHost + done, staging->mapped, chunk);
+    done += chunk;
+  }
   return okStatus();
 }
 
@@ -371,6 +524,17 @@ Status openVulkanDevice(const VulkanSelector &selector,
   d->properties = props2.properties;
   d->maxAllocationSize = maintenance3.maxMemoryAllocationSize;
   vkGetPhysicalDeviceMemoryProperties(d->physical, &d->memoryProperties);
+  const char *staging = std::getenv("ONNX_TOSA_VULKAN_STAGING");
+  d->forceStaging = staging && std::strcmp(staging, "1") == 0;
+  // Only a discrete GPU's memory is far from the host; integrated GPUs and
+  // lavapipe share system memory, where mapping it directly saves the copy.
+  if (d->properties.deviceType == VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU)
+    for (uint32_t t = 0; t < d->memoryProperties.memoryTypeCount; ++t) {
+      VkMemoryPropertyFlags f =
+          d->memoryProperties.memoryTypes[t].propertyFlags;
+      d->preferDeviceLocal |= (f & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT) &&
+                              !(f & VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT);
+    }
   d->deviceId = "vulkan:" + std::to_string(index);
   d->deviceName = d->properties.deviceName;
   if (!findComputeQueue(d->physical, d->queueFamily))

@@ -4,9 +4,12 @@
 // vulkan_program.cpp turns SPIR-V modules and launch lists into pipelines and
 // one pre-recorded command buffer per session.
 //
-// Memory: every buffer is host-visible and coherent, mapped for its lifetime,
-// so upload/download are plain memcpy. A device-local + staging path can
-// replace `VulkanBuffer::mapped` later without touching the session layer.
+// Memory: on a discrete GPU buffers live in device-local memory that the
+// host cannot map, and upload/download copy through one host-visible
+// staging buffer per device (vkCmdCopyBuffer in a command buffer of their
+// own). Elsewhere (integrated GPUs, lavapipe), where device-local memory is
+// also host-visible, buffers stay mapped for their lifetime and
+// upload/download are plain memcpy.
 //
 //===----------------------------------------------------------------------===//
 #ifndef ONNX_TOSA_RUNTIME_VULKAN_DEVICE_H
@@ -50,7 +53,8 @@ public:
   VkDevice device;
   VkBuffer buffer = VK_NULL_HANDLE;
   VkDeviceMemory memory = VK_NULL_HANDLE;
-  /// Persistent host mapping of the whole allocation.
+  /// Persistent host mapping of the whole allocation; null for device-local
+  /// memory the host cannot map (reached through the staging buffer).
   void *mapped = nullptr;
 };
 
@@ -119,8 +123,27 @@ public:
   uint32_t instanceApiVersion = 0;
   std::string deviceId;
   std::string deviceName;
+  /// Whether buffers go to memory the host cannot map (discrete GPUs with a
+  /// DEVICE_LOCAL, not HOST_VISIBLE memory type).
+  bool preferDeviceLocal = false;
+  /// ONNX_TOSA_VULKAN_STAGING=1: buffers are never mapped, every upload and
+  /// download goes through the staging buffer, as on a discrete GPU (lets
+  /// lavapipe test that path).
+  bool forceStaging = false;
 
 private:
+  /// Allocates and binds memory for `buf` of the first memory type (in
+  /// `prefs` order) that has the wanted flags and none of the unwanted
+  /// ones; maps it when it is host-visible.
+  Status bindMemory(
+      VulkanBuffer &buf,
+      const std::vector<std::pair<VkMemoryPropertyFlags, VkMemoryPropertyFlags>>
+          &prefs);
+  /// Copies between host memory and a buffer the host cannot map, through
+  /// the staging buffer, in chunks of at most its size.
+  Status stagedCopy(VulkanBuffer &buf, void *host, uint64_t bytes,
+                    bool toDevice);
+  Status ensureStaging(uint64_t bytes);
   Status buildLayouts(VulkanSequence &seq, size_t numArgs);
   Status buildPipeline(VulkanSequence &seq, const LaunchSpec &spec);
   Status record(VulkanSequence &seq, const std::vector<LaunchSpec> &launches);
@@ -128,6 +151,13 @@ private:
   /// Queues require external synchronization; sessions on one device may
   /// submit from different threads.
   std::mutex queueMutex;
+
+  /// The staging path, created on first use; transfers are serialized.
+  std::mutex transferMutex;
+  std::unique_ptr<VulkanBuffer> staging;
+  VkCommandPool transferPool = VK_NULL_HANDLE;
+  VkCommandBuffer transferCommands = VK_NULL_HANDLE;
+  VkFence transferFence = VK_NULL_HANDLE;
 };
 
 } // namespace onnx_tosa::rt::vk

@@ -9,6 +9,7 @@
 #include "vulkan_device.h"
 
 #include <cstring>
+#include <set>
 
 namespace onnx_tosa::rt::vk {
 namespace {
@@ -227,21 +228,53 @@ Status VulkanDevice::record(VulkanSequence &seq,
       VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
   OT_VK_CALL(vkBeginCommandBuffer, seq.commands, &begin);
 
-  // Each dispatch may read what the previous ones wrote. A global memory
-  // barrier is the simplest correct choice; per-buffer dependency tracking
-  // would only let independent dispatches overlap.
+  // Inputs and weights in device-local memory arrive by vkCmdCopyBuffer in
+  // earlier submissions (VulkanDevice::stagedCopy), and the previous run's
+  // kernels wrote the buffers this one reuses: order the kernels after both
+  // (host writes to mapped memory need no barrier: the submission itself
+  // makes them visible).
+  auto fromEarlier =
+      vkStruct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+  fromEarlier.srcAccessMask =
+      VK_ACCESS_TRANSFER_WRITE_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+  fromEarlier.dstAccessMask =
+      VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+  vkCmdPipelineBarrier(seq.commands,
+                       VK_PIPELINE_STAGE_TRANSFER_BIT |
+                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &fromEarlier,
+                       0, nullptr, 0, nullptr);
+
+  // A dispatch may read what earlier ones wrote, or overwrite what they
+  // read. Which arguments a kernel writes is not known here, so every
+  // argument counts as read and written: a dispatch that shares no buffer
+  // with those since the last barrier needs none and may overlap them (a
+  // compute-to-compute barrier drains the GPU between dispatches, as the
+  // kernel boundary in a CUDA stream does; e.g. the zero fill of a
+  // convolution's accumulator and the padding copy of its input are
+  // independent). One global memory barrier, placed where needed, orders
+  // everything before it.
   auto computeToCompute =
       vkStruct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
   computeToCompute.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
   computeToCompute.dstAccessMask =
       VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+  std::set<VkBuffer> sinceBarrier;
 
   for (size_t i = 0; i < launches.size(); ++i) {
     const LaunchSpec &spec = launches[i];
-    if (i > 0)
+    bool dependent = false;
+    for (DeviceBuffer *arg : spec.args)
+      dependent |=
+          sinceBarrier.count(static_cast<VulkanBuffer *>(arg)->buffer) != 0;
+    if (dependent) {
       vkCmdPipelineBarrier(seq.commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                            VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1,
                            &computeToCompute, 0, nullptr, 0, nullptr);
+      sinceBarrier.clear();
+    }
+    for (DeviceBuffer *arg : spec.args)
+      sinceBarrier.insert(static_cast<VulkanBuffer *>(arg)->buffer);
     auto key = std::make_tuple(spec.module, spec.entry, spec.args.size());
     const auto &layouts = seq.layouts[spec.args.size()];
     vkCmdBindPipeline(seq.commands, VK_PIPELINE_BIND_POINT_COMPUTE,
@@ -275,7 +308,8 @@ Status VulkanDevice::record(VulkanSequence &seq,
     vkCmdDispatch(seq.commands, spec.grid[0], spec.grid[1], spec.grid[2]);
   }
 
-  // Make the results visible to host reads of the mapped memory.
+  // Make the results visible to host reads of mapped memory (downloads of
+  // device-local buffers order themselves after the kernels).
   auto toHost = vkStruct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
   toHost.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
   toHost.dstAccessMask = VK_ACCESS_HOST_READ_BIT;

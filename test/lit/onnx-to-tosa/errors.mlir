@@ -85,9 +85,9 @@ func.func @argmax(%x: tensor<2x3xi32>) -> !onnx.unknown {
 
 // -----
 
-// ERR: node 'mp' (MaxPool, domain 'ai.onnx', opset 12): the Indices output is not supported
+// ERR: node 'mp' (MaxPool, domain 'ai.onnx', opset 12): storage_order must be 0 or 1
 func.func @maxpool_indices(%x: tensor<1x1x4x4xf32>) -> (!onnx.unknown, !onnx.unknown) {
-  %0:2 = onnx.node "MaxPool"(%x) {attrs = {kernel_shape = array<i64: 2, 2>}, domain = "", node_name = "mp", opset = 12 : i64} : (tensor<1x1x4x4xf32>) -> (!onnx.unknown, !onnx.unknown)
+  %0:2 = onnx.node "MaxPool"(%x) {attrs = {kernel_shape = array<i64: 2, 2>, storage_order = 2 : i64}, domain = "", node_name = "mp", opset = 12 : i64} : (tensor<1x1x4x4xf32>) -> (!onnx.unknown, !onnx.unknown)
   return %0#0, %0#1 : !onnx.unknown, !onnx.unknown
 }
 

@@ -120,3 +120,36 @@ func.func @max_unpool(%x: tensor<1x1x2x2xf32>, %i: tensor<1x1x2x2xi64>, %s: tens
   %0 = onnx.node "MaxUnpool"(%x, %i, %s) {attrs = {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>}, domain = "", node_name = "unpool", opset = 22 : i64} : (tensor<1x1x2x2xf32>, tensor<1x1x2x2xi64>, tensor<4xi64>) -> tensor<1x1x5x5xf32>
   return %0 : tensor<1x1x5x5xf32>
 }
+
+// uint8 runs as i32 (docs/types.md), which tosa.max_pool2d does not take:
+// the pool goes axis by axis with tosa.maximum, exactly.
+// CHECK-LABEL: func.func @maxpool_uint8
+// CHECK: arith.extui %arg0 : tensor<1x1x4x4xi8> to tensor<1x1x4x4xi32>
+// CHECK-NOT: tosa.max_pool2d
+// CHECK: tosa.maximum {{.*}} -> tensor<1x1x2x4xi32>
+// CHECK: tosa.maximum {{.*}} -> tensor<1x1x2x2xi32>
+func.func @maxpool_uint8(%x: tensor<1x1x4x4xui8>) -> tensor<1x1x2x2xui8> {
+  %0 = onnx.node "MaxPool"(%x) {attrs = {kernel_shape = array<i64: 2, 2>, strides = array<i64: 2, 2>}, domain = "", node_name = "p", opset = 12 : i64} : (tensor<1x1x4x4xui8>) -> tensor<1x1x2x2xui8>
+  return %0 : tensor<1x1x2x2xui8>
+}
+
+// MaxPool's Indices: flat indices (here storage_order 1, column-major:
+// h + 3 * w) follow the maximum through the taps, the last axis first; a tap
+// wins only when strictly greater, and on the padded axis a leading padding
+// tap (index -1) yields to any input element.
+// CHECK-LABEL: func.func @maxpool_indices
+// CHECK-SAME: -> (tensor<1x1x3x2xf32>, tensor<1x1x3x2xi32>)
+// CHECK: %[[I0:.*]] = "tosa.const"() <{values = dense<{{\[\[\[\[}}0, 3], [1, 4], [2, 5]]]]> : tensor<1x1x3x2xi32>}>
+// CHECK: %[[I1:.*]] = "tosa.const"() <{values = dense<{{\[\[\[\[}}3, 6], [4, 7], [5, 8]]]]> : tensor<1x1x3x2xi32>}>
+// CHECK: %[[GT:.*]] = tosa.greater
+// CHECK: %[[X:.*]] = tosa.select %[[GT]]
+// CHECK: %[[I:.*]] = tosa.select %[[GT]], %[[I1]], %[[I0]]
+// CHECK: tosa.pad %[[I]], {{.*}} -> tensor<1x1x4x2xi32>
+// CHECK: tosa.logical_or
+// CHECK: tosa.select
+// CHECK: %[[R:.*]] = tosa.select
+// CHECK: return {{.*}}, %[[R]]
+func.func @maxpool_indices(%x: tensor<1x1x3x3xf32>) -> (!onnx.unknown, !onnx.unknown) {
+  %0, %1 = onnx.node "MaxPool"(%x) {attrs = {kernel_shape = array<i64: 2, 2>, pads = array<i64: 1, 0, 0, 0>, storage_order = 1 : i64}, domain = "", node_name = "p", opset = 12 : i64} : (tensor<1x1x3x3xf32>) -> (!onnx.unknown, !onnx.unknown)
+  return %0, %1 : !onnx.unknown, !onnx.unknown
+}

@@ -79,7 +79,7 @@ struct ot_session {
   // What ot_session_profile needs: each launch as a sequence of its own
   // (made on the first profile), and the names its results point to.
   std::vector<LaunchSpec> specs;
-  std::vector<std::string> moduleNames;
+  std::vector<std::string> launchModuleNames; // per launch
   std::vector<std::unique_ptr<LaunchSequence>> singleLaunches;
   std::vector<ot_launch_profile> profile;
 
@@ -193,8 +193,6 @@ Status ot_session::load(const Artifact &a) {
     OT_RETURN_IF_ERROR(device->loadModule(a.modules[i], modules[i])
                            .withContext("module " + std::to_string(i)));
 
-  for (const Module &m : a.modules)
-    moduleNames.push_back(m.name);
   specs.resize(a.launches.size());
   for (size_t i = 0; i < a.launches.size(); ++i) {
     const Launch &l = a.launches[i];
@@ -202,6 +200,7 @@ Status ot_session::load(const Artifact &a) {
     s.label = "launch " + std::to_string(i) + " (entry '" + l.entry +
               "' of module '" + a.modules[l.module].name + "')";
     s.module = modules[l.module].get();
+    launchModuleNames.push_back(a.modules[l.module].name);
     s.entry = l.entry;
     for (int d = 0; d < 3; ++d) {
       s.grid[d] = l.grid[d];
@@ -385,12 +384,7 @@ Status ot_session::profileLaunches(uint32_t repetitions) {
     std::nth_element(ms.begin(), ms.begin() + ms.size() / 2, ms.end());
     ot_launch_profile &p = profile[i];
     const LaunchSpec &spec = specs[i];
-    auto module = std::find_if(
-        modules.begin(), modules.end(),
-        [&](const std::unique_ptr<DeviceModule> &m) {
-          return m.get() == spec.module;
-        });
-    p.module = moduleNames[module - modules.begin()].c_str();
+    p.module = launchModuleNames[i].c_str();
     p.entry = spec.entry.c_str();
     for (int d = 0; d < 3; ++d) {
       p.grid[d] = spec.grid[d];

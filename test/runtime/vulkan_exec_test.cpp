@@ -57,6 +57,34 @@ long firstMismatch(const std::vector<float> &got,
 
 } // namespace
 
+/// Two runs of the add_square session with different inputs, outputs
+/// checked exactly against the host: the recorded commands and the constant
+/// must be reused correctly.
+void expectAddSquareRuns(ot_session *session) {
+  const std::vector<int64_t> shape{static_cast<int64_t>(kAddSquareN)};
+  std::vector<float> b = addSquareConstant();
+  for (int run = 0; run < 2; ++run) {
+    std::vector<float> a = addSquareInput(run);
+    std::vector<float> c(kAddSquareN, -1.0f), d(kAddSquareN, -1.0f);
+    std::vector<float> wantC(kAddSquareN), wantD(kAddSquareN);
+    for (size_t i = 0; i < kAddSquareN; ++i) {
+      wantC[i] = a[i] + b[i];
+      wantD[i] = wantC[i] * wantC[i];
+    }
+    ot_host_tensor in = floatTensor("a", a, shape);
+    ot_host_tensor outs[] = {floatTensor("d", d, shape),
+                             floatTensor("c", c, shape)};
+    StatusResult r = take(ot_session_run(session, &in, 1, outs, 2));
+    ASSERT_TRUE(r.ok()) << r.message;
+    long bad = firstMismatch(c, wantC);
+    EXPECT_EQ(bad, -1) << "run " << run << ": c[" << bad << "] = " << c[bad]
+                       << ", want " << wantC[bad];
+    bad = firstMismatch(d, wantD);
+    EXPECT_EQ(bad, -1) << "run " << run << ": d[" << bad << "] = " << d[bad]
+                       << ", want " << wantD[bad];
+  }
+}
+
 TEST_F(VulkanExec, AddThenSquareMatchesHostExactly) {
   // Load from a file this time, to cover ot_session_load.
   std::string path = makeTempDir() + "/add_square.otsa";
@@ -82,29 +110,7 @@ TEST_F(VulkanExec, AddThenSquareMatchesHostExactly) {
   EXPECT_EQ(take(ot_session_output_info(session.ptr, 2, &info)).code,
             OT_STATUS_INVALID_ARGUMENT);
 
-  std::vector<float> b = addSquareConstant();
-  // Two runs with different inputs: the recorded commands and the constant
-  // must be reused correctly.
-  for (int run = 0; run < 2; ++run) {
-    std::vector<float> a = addSquareInput(run);
-    std::vector<float> c(kAddSquareN, -1.0f), d(kAddSquareN, -1.0f);
-    std::vector<float> wantC(kAddSquareN), wantD(kAddSquareN);
-    for (size_t i = 0; i < kAddSquareN; ++i) {
-      wantC[i] = a[i] + b[i];
-      wantD[i] = wantC[i] * wantC[i];
-    }
-    ot_host_tensor in = floatTensor("a", a, shape);
-    ot_host_tensor outs[] = {floatTensor("d", d, shape),
-                             floatTensor("c", c, shape)};
-    r = take(ot_session_run(session.ptr, &in, 1, outs, 2));
-    ASSERT_TRUE(r.ok()) << r.message;
-    long bad = firstMismatch(c, wantC);
-    EXPECT_EQ(bad, -1) << "run " << run << ": c[" << bad << "] = " << c[bad]
-                       << ", want " << wantC[bad];
-    bad = firstMismatch(d, wantD);
-    EXPECT_EQ(bad, -1) << "run " << run << ": d[" << bad << "] = " << d[bad]
-                       << ", want " << wantD[bad];
-  }
+  expectAddSquareRuns(session.ptr);
 }
 
 TEST_F(VulkanExec, StagedCopiesMatchHostExactly) {
@@ -120,27 +126,7 @@ TEST_F(VulkanExec, StagedCopiesMatchHostExactly) {
   r = take(ot_session_load_from_memory(staged.ptr, bytes.data(), bytes.size(),
                                        &session.ptr));
   ASSERT_TRUE(r.ok()) << r.message;
-  std::vector<float> b = addSquareConstant();
-  for (int run = 0; run < 2; ++run) {
-    std::vector<float> a = addSquareInput(run);
-    std::vector<float> c(kAddSquareN, -1.0f), d(kAddSquareN, -1.0f);
-    std::vector<float> wantC(kAddSquareN), wantD(kAddSquareN);
-    for (size_t i = 0; i < kAddSquareN; ++i) {
-      wantC[i] = a[i] + b[i];
-      wantD[i] = wantC[i] * wantC[i];
-    }
-    ot_host_tensor in = floatTensor("a", a, shape);
-    ot_host_tensor outs[] = {floatTensor("d", d, shape),
-                             floatTensor("c", c, shape)};
-    r = take(ot_session_run(session.ptr, &in, 1, outs, 2));
-    ASSERT_TRUE(r.ok()) << r.message;
-    long bad = firstMismatch(c, wantC);
-    EXPECT_EQ(bad, -1) << "run " << run << ": c[" << bad << "] = " << c[bad]
-                       << ", want " << wantC[bad];
-    bad = firstMismatch(d, wantD);
-    EXPECT_EQ(bad, -1) << "run " << run << ": d[" << bad << "] = " << d[bad]
-                       << ", want " << wantD[bad];
-  }
+  expectAddSquareRuns(session.ptr);
 }
 
 TEST_F(VulkanExec, OutputByIndexAndSubset) {

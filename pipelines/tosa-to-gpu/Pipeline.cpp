@@ -7,6 +7,9 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -146,6 +149,70 @@ struct KernelFpContractPass
   }
 };
 
+/// The value `v` is, made again before `user` when it is a tensor.empty,
+/// a fill of a constant into one, or a reshape of either (what CSE merges
+/// between unrelated ops); else `v` itself.
+Value cloneInit(OpBuilder &b, Value v) {
+  Operation *def = v.getDefiningOp();
+  if (!def || def->getNumResults() != 1)
+    return v;
+  if (isa<tensor::EmptyOp>(def))
+    return b.clone(*def)->getResult(0);
+  if (isa<tensor::ExpandShapeOp, tensor::CollapseShapeOp>(def)) {
+    Value source = cloneInit(b, def->getOperand(0));
+    if (source == def->getOperand(0))
+      return v;
+    IRMapping map;
+    map.map(def->getOperand(0), source);
+    return b.clone(*def, map)->getResult(0);
+  }
+  if (auto fill = dyn_cast<linalg::FillOp>(def)) {
+    if (!matchPattern(fill.getDpsInputs()[0], m_Constant()))
+      return v;
+    Value init = cloneInit(b, fill.getDpsInits()[0]);
+    if (init == fill.getDpsInits()[0])
+      return v;
+    IRMapping map;
+    map.map(fill.getDpsInits()[0], init);
+    return b.clone(*def, map)->getResult(0);
+  }
+  return v;
+}
+
+/// `onnx-tosa-private-inits` (right before bufferization): every op that
+/// writes into an empty tensor, or into one filled with a constant, gets
+/// its own, made right before it. CSE merges identical tensor.empty and
+/// fill ops however unrelated their users; bufferization then gives the
+/// users one buffer, so that all but one of them copy the fill first (a
+/// kernel more each), and an op's output may share memory with a buffer
+/// another op reads, which keeps a tensor-core kernel from taking the op
+/// after it as its epilogue.
+struct PrivateInitsPass
+    : PassWrapper<PrivateInitsPass, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(PrivateInitsPass)
+  StringRef getArgument() const override { return "onnx-tosa-private-inits"; }
+  StringRef getDescription() const override {
+    return "Give each destination-passing op its own empty or filled init";
+  }
+  void runOnOperation() override {
+    SmallVector<OpOperand *> inits;
+    getOperation().walk([&](DestinationStyleOpInterface op) {
+      // Fills are made again with the ops they initialize.
+      if (isa<linalg::FillOp>(op))
+        return;
+      for (OpOperand &init : op.getDpsInitsMutable())
+        inits.push_back(&init);
+    });
+    // Made again even for a sole user, so that a fill is right before the
+    // op it initializes (where onnx-tosa-tensor-core-kernels and the loop
+    // fusion after bufferization look for it); the originals are dead then.
+    for (OpOperand *init : inits) {
+      OpBuilder b(init->getOwner());
+      init->set(cloneInit(b, init->get()));
+    }
+  }
+};
+
 } // namespace
 
 void addPassPipeline(OpPassManager &pm, StringRef pipeline) {
@@ -187,10 +254,15 @@ void buildTosaToLinalgPipeline(OpPassManager &pm,
                   "tosa-to-tensor,"
                   // arith casts on tensors convert int64/float64 graph
                   // inputs and outputs to and from their demoted types.
-                  "convert-elementwise-to-linalg),"
-                  "canonicalize,linalg-fuse-elementwise-ops,canonicalize,cse");
-  if (options.tensorCores)
+                  "convert-elementwise-to-linalg),canonicalize");
+  pm.addNestedPass<func::FuncOp>(createFuseElementwisePass());
+  addPassPipeline(pm, "canonicalize,cse");
+  if (options.tensorCores) {
     pm.addNestedPass<func::FuncOp>(createSelectTensorCoreOpsPass(options.tf32));
+    // The biases the selection moved out of the accumulators join the
+    // elementwise ops after the contractions (which become their epilogues).
+    pm.addNestedPass<func::FuncOp>(createFuseElementwisePass(false));
+  }
   pm.addNestedPass<func::FuncOp>(createSplitReductionsPass());
   pm.addNestedPass<func::FuncOp>(createCoarsenContractionsPass());
   addPassPipeline(pm, "canonicalize,cse");
@@ -200,16 +272,26 @@ void buildLinalgToGpuPipeline(OpPassManager &pm,
                               const GpuPipelineOptions &options) {
   // Buffers with identity layouts at the function boundary: the runtime
   // passes whole, densely packed buffers.
+  pm.addNestedPass<func::FuncOp>(std::make_unique<PrivateInitsPass>());
+  // An op whose result is inserted into a larger tensor (the interior of a
+  // padded one) writes there directly.
+  addPassPipeline(pm, "canonicalize,eliminate-empty-tensors");
   addPassPipeline(pm, "one-shot-bufferize{bufferize-function-boundaries "
                       "function-boundary-type-conversion=identity-layout-map},"
-                      "canonicalize");
+                      // Identical views merge, so that the copy of a
+                      // result written in place onto itself folds away.
+                      "canonicalize,cse,canonicalize");
   pm.addPass(createCopyToLinalgPass());
   // Only acts on the ops onnx-tosa-select-tensor-core-ops marked.
   pm.addNestedPass<func::FuncOp>(createTensorCoreKernelsPass());
   // Views (subview, collapse/expand_shape) fold into the loads and stores of
   // the loops, so kernels only ever see whole buffers.
   addPassPipeline(pm, "func.func(convert-linalg-to-parallel-loops),"
-                      "fold-memref-alias-ops,canonicalize,cse");
+                      "fold-memref-alias-ops,canonicalize,cse,"
+                      // A fill and the reduction that accumulates into it,
+                      // elementwise ops over the same shape one after the
+                      // other: one kernel each pair.
+                      "func.func(scf-parallel-loop-fusion)");
   pm.addNestedPass<func::FuncOp>(createDistributeLoopsPass(options.blockSize));
   // Parallel loops still nested inside a kernel run serially in its thread.
   addPassPipeline(pm, "func.func(scf-parallel-for-to-nested-fors)");
@@ -225,6 +307,7 @@ void registerTosaToGpuPasses() {
   registerPass([] { return createDistributeLoopsPass(256); });
   registerPass(createUpstreamWorkaroundsPass);
   registerPass(createSplitReductionsPass);
+  registerPass([] { return createFuseElementwisePass(); });
   registerPass(createCoarsenContractionsPass);
   registerPass(createUnrollSmallLoopsPass);
   registerPass([] { return createSelectTensorCoreOpsPass(); });
@@ -232,6 +315,7 @@ void registerTosaToGpuPasses() {
   registerPass(createAlignWorkgroupMemoryPass);
   registerPass([] { return createLowerPrecisionPass("fp16"); });
   PassRegistration<KernelArgsNoAliasPass>();
+  PassRegistration<PrivateInitsPass>();
   PassRegistration<KernelFpContractPass>();
   PassPipelineRegistration<>("onnx-tosa-tosa-to-linalg",
                              "TOSA to fused linalg on tensors",

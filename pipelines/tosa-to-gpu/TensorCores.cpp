@@ -50,8 +50,10 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Pass/Pass.h"
 
 using namespace mlir;
@@ -112,6 +114,73 @@ bool hasStaticShapes(Operation *op) {
   });
 }
 
+/// A linalg.generic contraction (multiply-add, through casts) whose
+/// operands are row-major batches of matrices once their dimensions are
+/// grouped: A [batch..., m..., k...], B [batch..., k..., n...],
+/// C [batch..., m..., n...]. What a batch matmul becomes when reshapes are
+/// propagated through it, or when an operand's transpose or reshape is
+/// folded into its indexing map so that it needs no copy (BERT's attention
+/// output projection reads [s, heads, d] against [heads, d, hidden]).
+std::optional<Gemm> genericGemmOf(linalg::GenericOp op) {
+  if (op.getNumDpsInputs() != 2 || op.getNumDpsInits() != 1 ||
+      !linalg::isaContractionOpInterface(op))
+    return std::nullopt;
+  Type element = operandType(op);
+  if (!element)
+    return std::nullopt;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  auto dimsOf = [](AffineMap map) -> std::optional<SmallVector<unsigned>> {
+    SmallVector<unsigned> dims;
+    for (AffineExpr e : map.getResults()) {
+      auto d = dyn_cast<AffineDimExpr>(e);
+      if (!d)
+        return std::nullopt;
+      dims.push_back(d.getPosition());
+    }
+    return dims;
+  };
+  auto a = dimsOf(maps[0]), b = dimsOf(maps[1]), c = dimsOf(maps[2]);
+  if (!a || !b || !c)
+    return std::nullopt;
+  // Batch dimensions are in all three, m in A and C, n in B and C, k in A
+  // and B; C fixes the order of batch, m and n, A that of k.
+  SmallVector<unsigned> batch, m, n, k;
+  for (unsigned d : *c) {
+    bool inA = llvm::is_contained(*a, d), inB = llvm::is_contained(*b, d);
+    if (inA && inB)
+      batch.push_back(d);
+    else if (inA)
+      m.push_back(d);
+    else if (inB)
+      n.push_back(d);
+    else
+      return std::nullopt;
+  }
+  for (unsigned d : *a)
+    if (!llvm::is_contained(*c, d))
+      k.push_back(d);
+  auto concat = [](std::initializer_list<ArrayRef<unsigned>> parts) {
+    SmallVector<unsigned> all;
+    for (ArrayRef<unsigned> p : parts)
+      all.append(p.begin(), p.end());
+    return all;
+  };
+  if (*c != concat({batch, m, n}) || *a != concat({batch, m, k}) ||
+      *b != concat({batch, k, n}) ||
+      batch.size() + m.size() + n.size() + k.size() != op.getNumLoops())
+    return std::nullopt;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  auto product = [&](ArrayRef<unsigned> dims) {
+    int64_t p = 1;
+    for (unsigned d : dims)
+      p *= ranges[d];
+    return p;
+  };
+  if (m.empty() || n.empty() || k.empty())
+    return std::nullopt;
+  return Gemm{product(batch), product(m), product(n), product(k), element};
+}
+
 std::optional<Gemm> gemmOf(Operation *op) {
   if (!hasStaticShapes(op))
     return std::nullopt;
@@ -130,6 +199,8 @@ std::optional<Gemm> gemmOf(Operation *op) {
       return std::nullopt;
     return Gemm{c[0], c[1], c[2], a[2], element};
   }
+  if (auto generic = dyn_cast<linalg::GenericOp>(op))
+    return genericGemmOf(generic);
   if (auto conv = dyn_cast<linalg::Conv2DNhwcHwcfOp>(op)) {
     Type element = operandType(conv);
     if (!element)
@@ -284,7 +355,10 @@ public:
   KernelBuilder(ImplicitLocOpBuilder &b, const Gemm &g, const Tiling &t)
       : b(b), ix{b}, g(g), t(t) {}
 
-  void build(Value aRoot, Value bRoot, Value cRoot, bool zeroInit);
+  /// `epilogue`, if given, is an elementwise op that reads C: it is computed
+  /// from the accumulators in place of storing C.
+  void build(Value aRoot, Value bRoot, Value cRoot, bool zeroInit,
+             linalg::GenericOp epilogue = {});
 
 private:
   ImplicitLocOpBuilder &b;
@@ -293,7 +367,9 @@ private:
   const Tiling &t;
   // Inside the launch.
   Value thread, batch, m0, n0, warpM, warpN, a, bm, c, smemA, smemB, smemC;
+  Value cRoot;
   bool edge = false; // the last row tile is cut
+  linalg::GenericOp epilogue;
 
   int64_t vec() const { return vectorWidth(g.element); }
   int64_t fragK() const { return g.element.isF16() ? 16 : 8; }
@@ -311,6 +387,7 @@ private:
   void copyC(bool toShared);
   SmallVector<Value> initialAccumulators(bool zeroInit);
   void store(ValueRange acc);
+  void applyEpilogue();
 };
 
 /// Loads the A and B tiles at K offset `k0` from global memory, each thread
@@ -422,7 +499,7 @@ void KernelBuilder::store(ValueRange acc) {
       Value row = ix.add(warpM, i * kFragment);
       Value col = ix.add(warpN, j * kFragment);
       Value d = acc[i * t.fragsN + j];
-      if (edge)
+      if (edge || epilogue)
         gpu::SubgroupMmaStoreMatrixOp::create(b, d, smemC,
                                               ValueRange{row, col},
                                               b.getIndexAttr(ldC()),
@@ -432,17 +509,86 @@ void KernelBuilder::store(ValueRange acc) {
             b, d, c, ValueRange{cOffset(ix.add(m0, row), ix.add(n0, col))},
             b.getIndexAttr(g.n), UnitAttr{});
     }
-  if (edge) {
+  if (epilogue) {
+    gpu::BarrierOp::create(b);
+    applyEpilogue();
+  } else if (edge) {
     gpu::BarrierOp::create(b);
     copyC(/*toShared=*/false);
   }
 }
 
+/// The epilogue's body for each element of the block's tile of C (staged in
+/// `smemC`), neighbouring threads on neighbouring columns: its other inputs
+/// read at the element's indices through their indexing maps, its results
+/// stored to its outputs.
+void KernelBuilder::applyEpilogue() {
+  SmallVector<int64_t> ranges = epilogue.getStaticLoopRanges();
+  auto loop = scf::ForOp::create(b, thread, ix.c(t.tileM() * t.tileN()),
+                                 ix.c(t.threads()));
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  Value idx = loop.getInductionVar();
+  Value row = ix.div(idx, t.tileN());
+  Value col = ix.rem(idx, t.tileN());
+  Value m = ix.add(m0, row);
+  if (edge) {
+    auto inside = scf::IfOp::create(b, TypeRange{}, ix.lt(m, g.m),
+                                    /*withElseRegion=*/false);
+    b.setInsertionPoint(inside.thenBlock()->getTerminator());
+  }
+  // C's element (batch, m, n) is element `flat` of its buffer, and the
+  // epilogue iterates over C's shape in the same row-major order.
+  Value rest = cOffset(m, ix.add(n0, col));
+  SmallVector<Value> dims(ranges.size());
+  for (int64_t d = ranges.size() - 1; d >= 0; --d) {
+    dims[d] = d == 0 ? rest : ix.rem(rest, ranges[d]);
+    rest = ix.div(rest, ranges[d]);
+  }
+  auto indices = [&](AffineMap map) {
+    SmallVector<Value> result;
+    for (AffineExpr e : map.getResults())
+      result.push_back(isa<AffineDimExpr>(e)
+                           ? dims[cast<AffineDimExpr>(e).getPosition()]
+                           : ix.c(cast<AffineConstantExpr>(e).getValue()));
+    return result;
+  };
+  Value accumulated;
+  IRMapping map;
+  for (OpOperand &operand : epilogue->getOpOperands()) {
+    BlockArgument arg = epilogue.getMatchingBlockArgument(&operand);
+    if (arg.use_empty())
+      continue;
+    Value v;
+    if (denseRoot(operand.get()) == cRoot) {
+      if (!accumulated)
+        accumulated = memref::LoadOp::create(b, smemC, ValueRange{row, col});
+      v = accumulated;
+    } else {
+      v = memref::LoadOp::create(
+          b, operand.get(),
+          indices(epilogue.getMatchingIndexingMap(&operand)));
+    }
+    map.map(arg, v);
+  }
+  for (Operation &op : epilogue.getBody()->without_terminator()) {
+    if (auto index = dyn_cast<linalg::IndexOp>(op))
+      map.map(index.getResult(), dims[index.getDim()]);
+    else
+      b.clone(op, map);
+  }
+  auto yield = cast<linalg::YieldOp>(epilogue.getBody()->getTerminator());
+  for (auto [value, out] : llvm::zip(yield.getValues(), epilogue.getDpsInits()))
+    memref::StoreOp::create(b, map.lookupOrDefault(value), out, dims);
+}
+
 void KernelBuilder::build(Value aRoot, Value bRoot, Value cRoot,
-                          bool zeroInit) {
+                          bool zeroInit, linalg::GenericOp epilogue) {
   MLIRContext *ctx = b.getContext();
   Type f32 = b.getF32Type();
   edge = g.m % t.tileM() != 0;
+  this->epilogue = epilogue;
+  this->cRoot = cRoot;
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   auto shared = [&](int64_t rows, int64_t cols, Type element) {
@@ -451,7 +597,7 @@ void KernelBuilder::build(Value aRoot, Value bRoot, Value cRoot,
   };
   SmallVector<Type> buffers = {shared(t.tileM(), ldA(), g.element),
                                shared(kTileK, ldB(), g.element)};
-  if (edge)
+  if (edge || epilogue)
     buffers.push_back(shared(t.tileM(), ldC(), f32));
 
   auto launch = gpu::LaunchOp::create(
@@ -462,7 +608,7 @@ void KernelBuilder::build(Value aRoot, Value bRoot, Value cRoot,
   b.setInsertionPointToStart(&launch.getBody().front());
   smemA = launch.getWorkgroupAttributions()[0];
   smemB = launch.getWorkgroupAttributions()[1];
-  if (edge)
+  if (edge || epilogue)
     smemC = launch.getWorkgroupAttributions()[2];
   thread = launch.getThreadIds().x;
   batch = launch.getBlockIds().z;
@@ -521,17 +667,129 @@ void KernelBuilder::build(Value aRoot, Value bRoot, Value cRoot,
   gpu::TerminatorOp::create(b);
 }
 
-/// The zero linalg.fill of `init` right before `op`, if there is one.
+/// The allocation (or argument) a buffer is a view of.
+Value baseBuffer(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  return v;
+}
+
+/// Whether `op` reads or writes buffer `base` (through any view of it).
+bool touches(Operation *op, Value base) {
+  bool found = false;
+  op->walk([&](Operation *inner) {
+    for (Value v : inner->getOperands())
+      if (isa<MemRefType>(v.getType()) && baseBuffer(v) == base)
+        found = true;
+  });
+  return found;
+}
+
+/// Whether `op` may write memory other than through the inits of a linalg
+/// op, none of which is a view of one of `bases`.
+bool mayWriteAny(Operation *op, ArrayRef<Value> bases) {
+  if (isMemoryEffectFree(op) || isa<memref::AllocOp>(op))
+    return false;
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || !linalgOp.hasPureBufferSemantics())
+    return true;
+  return llvm::any_of(linalgOp.getDpsInits(), [&](Value init) {
+    return llvm::is_contained(bases, baseBuffer(init));
+  });
+}
+
+/// How far the searches below look past unrelated ops.
+constexpr int kSearchWindow = 16;
+
+/// The zero linalg.fill of `init` before `op` with no other use of its
+/// buffer between them, if there is one.
 linalg::FillOp zeroFillBefore(Operation *op, Value init) {
-  auto fill = dyn_cast_or_null<linalg::FillOp>(op->getPrevNode());
-  if (!fill || !fill.hasPureBufferSemantics() ||
-      fill.getDpsInits()[0] != init)
+  Value base = baseBuffer(init);
+  Operation *prev = op->getPrevNode();
+  for (int i = 0; prev && i < kSearchWindow;
+       ++i, prev = prev->getPrevNode()) {
+    auto fill = dyn_cast<linalg::FillOp>(prev);
+    if (fill && fill.hasPureBufferSemantics() &&
+        fill.getDpsInits()[0] == init) {
+      auto value = fill.getDpsInputs()[0].getDefiningOp<arith::ConstantOp>();
+      auto f = value ? dyn_cast<FloatAttr>(value.getValue()) : FloatAttr();
+      return f && f.getValue().isZero() ? fill : linalg::FillOp();
+    }
+    if (touches(prev, base))
+      return {};
+  }
+  return {};
+}
+
+/// Whether every use of `root`, through expand/collapse_shape views, is by
+/// one of `users`.
+bool onlyUsedBy(Value root, ArrayRef<Operation *> users) {
+  for (Operation *user : root.getUsers()) {
+    if (isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(user)) {
+      if (!onlyUsedBy(user->getResult(0), users))
+        return false;
+    } else if (!llvm::is_contained(users, user)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/// The elementwise op after tensor-core op `op` that can be its epilogue:
+/// it reads C (whose buffer is `cRoot`) at each of its iterations' own
+/// index, and nothing else reads C; its other inputs are read through
+/// dimensions and constants, and its outputs, written with identity maps,
+/// are none of the buffers the kernel reads. The kernel takes the
+/// epilogue's place, so the ops between the two must not write A or B
+/// (`roots`); they are looked past, C being used by none of them.
+linalg::GenericOp epilogueOf(linalg::LinalgOp op, Value cRoot,
+                             linalg::FillOp fill, ArrayRef<Value> roots) {
+  SmallVector<Value> inputs = {baseBuffer(roots[0]), baseBuffer(roots[1])};
+  Operation *next = op->getNextNode();
+  for (int i = 0; next && i < kSearchWindow; ++i) {
+    if (touches(next, cRoot))
+      break;
+    if (mayWriteAny(next, inputs))
+      return {};
+    next = next->getNextNode();
+  }
+  auto e = dyn_cast_or_null<linalg::GenericOp>(next);
+  if (!e || !e.hasPureBufferSemantics() || e.getNumReductionLoops() != 0 ||
+      e.hasDynamicShape())
     return {};
-  auto value = fill.getDpsInputs()[0].getDefiningOp<arith::ConstantOp>();
-  auto f = value ? dyn_cast<FloatAttr>(value.getValue()) : FloatAttr();
-  if (!f || !f.getValue().isZero())
+  bool readsC = false;
+  for (OpOperand *in : e.getDpsInputOperands()) {
+    AffineMap map = e.getMatchingIndexingMap(in);
+    if (denseRoot(in->get()) == cRoot) {
+      if (!map.isIdentity())
+        return {};
+      readsC = true;
+      continue;
+    }
+    if (llvm::any_of(map.getResults(), [](AffineExpr x) {
+          return !isa<AffineDimExpr, AffineConstantExpr>(x);
+        }))
+      return {};
+  }
+  if (!readsC)
     return {};
-  return fill;
+  // Outputs may be views (the interior of the next convolution's padded
+  // input): they are stored to through them.
+  for (OpOperand &out : e.getDpsInitsMutable()) {
+    Value root = baseBuffer(out.get());
+    if (!e.getMatchingIndexingMap(&out).isIdentity() ||
+        !e.getMatchingBlockArgument(&out).use_empty() ||
+        llvm::is_contained(inputs, root) ||
+        llvm::any_of(e.getDpsInputs(),
+                     [&](Value in) { return baseBuffer(in) == root; }))
+      return {};
+  }
+  SmallVector<Operation *> users = {op, e};
+  if (fill)
+    users.push_back(fill);
+  if (!onlyUsedBy(cRoot, users))
+    return {};
+  return e;
 }
 
 struct SelectTensorCoreOpsPass
@@ -552,11 +810,63 @@ struct SelectTensorCoreOpsPass
            "tensor-core kernel handles";
   }
   void runOnOperation() override {
-    getOperation().walk([&](Operation *op) {
+    SmallVector<linalg::LinalgOp> marked;
+    getOperation().walk([&](linalg::LinalgOp op) {
       std::optional<Gemm> g = gemmOf(op);
-      if (g && (g->element.isF16() || tf32) && chooseTiling(*g))
+      if (g && (g->element.isF16() || tf32) && chooseTiling(*g)) {
         op->setAttr(kMarker, UnitAttr::get(op->getContext()));
+        marked.push_back(op);
+      }
     });
+    for (linalg::LinalgOp op : marked)
+      if (op.hasPureTensorSemantics())
+        moveInitToEpilogue(op);
+  }
+
+  /// A contraction that accumulates onto a value other than zero (the
+  /// broadcast bias of a convolution, say) starts from zero instead and the
+  /// value is added by an elementwise op after it, which
+  /// onnx-tosa-fuse-elementwise merges with the op that follows (the
+  /// activation, the cast back to f16): one kernel, the tensor-core
+  /// kernel's epilogue, instead of a broadcast before and an elementwise
+  /// op after.
+  static void moveInitToEpilogue(linalg::LinalgOp op) {
+    OpOperand &initOperand = op.getDpsInitsMutable()[0];
+    Value init = initOperand.get();
+    if (auto fill = init.getDefiningOp<linalg::FillOp>())
+      if (auto value = getConstantFloat(fill.getDpsInputs()[0]);
+          value && value->isZero())
+        return;
+    auto type = cast<RankedTensorType>(init.getType());
+    Location loc = op.getLoc();
+    OpBuilder b(op);
+    Value zero = arith::ConstantOp::create(b, loc, b.getZeroAttr(
+                                                       type.getElementType()));
+    Value empty = tensor::EmptyOp::create(b, loc, type.getShape(),
+                                          type.getElementType());
+    initOperand.assign(
+        linalg::FillOp::create(b, loc, zero, empty).getResult(0));
+    b.setInsertionPointAfter(op);
+    SmallVector<AffineMap> maps(
+        3, b.getMultiDimIdentityMap(type.getRank()));
+    SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                               utils::IteratorType::parallel);
+    Value result = op->getResult(0);
+    auto add = linalg::GenericOp::create(
+        b, loc, type, ValueRange{result, init}, ValueRange{empty}, maps,
+        iterators, [](OpBuilder &nb, Location nl, ValueRange args) {
+          Value sum = arith::AddFOp::create(nb, nl, args[0], args[1]);
+          linalg::YieldOp::create(nb, nl, sum);
+        });
+    result.replaceAllUsesExcept(add.getResult(0), add);
+  }
+
+  static std::optional<APFloat> getConstantFloat(Value v) {
+    auto cst = v.getDefiningOp<arith::ConstantOp>();
+    auto attr = cst ? dyn_cast<FloatAttr>(cst.getValue()) : FloatAttr();
+    if (!attr)
+      return std::nullopt;
+    return attr.getValue();
   }
 };
 
@@ -592,12 +902,19 @@ struct TensorCoreKernelsPass
       if (!t || !roots[0] || !roots[1] || !roots[2])
         continue;
       linalg::FillOp fill = zeroFillBefore(op, init);
-      ImplicitLocOpBuilder b(op.getLoc(), op);
+      linalg::GenericOp epilogue =
+          epilogueOf(op, roots[2], fill, {roots[0], roots[1]});
+      // With an epilogue the kernel takes its place: only views and
+      // allocations are between the two, and its inputs may be among them.
+      ImplicitLocOpBuilder b(op.getLoc(), epilogue ? epilogue.getOperation()
+                                                   : op.getOperation());
       KernelBuilder(b, *g, *t).build(roots[0], roots[1], roots[2],
-                                     /*zeroInit=*/bool(fill));
+                                     /*zeroInit=*/bool(fill), epilogue);
       op->erase();
       if (fill)
         fill->erase();
+      if (epilogue)
+        epilogue->erase();
     }
   }
 };

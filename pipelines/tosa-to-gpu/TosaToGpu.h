@@ -61,6 +61,8 @@ std::unique_ptr<mlir::Pass> createUpstreamWorkaroundsPass();
 /// over [K / r, r], r of them per row in parallel, then their combination.
 std::unique_ptr<mlir::Pass> createSplitReductionsPass();
 
+std::unique_ptr<mlir::Pass> createFuseElementwisePass(bool reshapes = true);
+
 /// `onnx-tosa-coarsen-contractions`: 2-D convolutions (NHWC/HWCF) and batch
 /// matmuls compute several outputs per thread, loading each filter / right-
 /// hand-side element once for all of them.

@@ -159,3 +159,105 @@ func.func @tf32_kernel(%a: memref<1x64x64xf32>, %b: memref<1x64x64xf32>, %c: mem
   linalg.batch_matmul {onnx_tosa.tensor_cores} ins(%a, %b : memref<1x64x64xf32>, memref<1x64x64xf32>) outs(%c : memref<1x64x64xf32>)
   return
 }
+
+// -----
+
+// BERT's attention scores: a contraction written as a linalg.generic over
+// [batch, heads] (what a batch matmul becomes once reshapes are propagated
+// through it) is selected like a batch matmul. A convolution accumulating
+// onto its broadcast bias starts from zero instead, and the bias is added by
+// an elementwise op after it (the epilogue to be).
+// SELECT-LABEL: func.func @generic_contraction
+// SELECT: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]{{.*}} attrs = {onnx_tosa.tensor_cores}
+// SELECT-LABEL: func.func @bias_to_epilogue
+// SELECT: %[[ZERO:.*]] = linalg.fill ins(%{{.*}} : f32)
+// SELECT: %[[CONV:.*]] = linalg.conv_2d_nhwc_hwcf {{.*}}onnx_tosa.tensor_cores{{.*}} outs(%[[ZERO]] : tensor<1x7x7x128xf32>)
+// SELECT: linalg.generic {{.*}} ins(%[[CONV]], %arg2 : tensor<1x7x7x128xf32>, tensor<1x7x7x128xf32>)
+// SELECT: arith.addf
+#qk_a = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>
+#qk_b = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4, d3)>
+#qk_c = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>
+func.func @generic_contraction(%q: tensor<1x12x128x64xf16>, %k: tensor<1x12x64x128xf16>) -> tensor<1x12x128x128xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x12x128x128xf32>
+  %c = linalg.fill ins(%zero : f32) outs(%e : tensor<1x12x128x128xf32>) -> tensor<1x12x128x128xf32>
+  %r = linalg.generic {indexing_maps = [#qk_a, #qk_b, #qk_c], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]}
+      ins(%q, %k : tensor<1x12x128x64xf16>, tensor<1x12x64x128xf16>) outs(%c : tensor<1x12x128x128xf32>) {
+  ^bb0(%x: f16, %y: f16, %acc: f32):
+    %xe = arith.extf %x : f16 to f32
+    %ye = arith.extf %y : f16 to f32
+    %p = arith.mulf %xe, %ye : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<1x12x128x128xf32>
+  return %r : tensor<1x12x128x128xf32>
+}
+func.func @bias_to_epilogue(%x: tensor<1x9x9x64xf16>, %w: tensor<3x3x64x128xf16>, %bias: tensor<1x7x7x128xf32>) -> tensor<1x7x7x128xf32> {
+  %0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
+         ins(%x, %w : tensor<1x9x9x64xf16>, tensor<3x3x64x128xf16>) outs(%bias : tensor<1x7x7x128xf32>) -> tensor<1x7x7x128xf32>
+  return %0 : tensor<1x7x7x128xf32>
+}
+
+// -----
+
+// The elementwise op after a marked matmul becomes the kernel's epilogue:
+// the accumulators go through workgroup memory, and each thread applies the
+// op's body (bias add, ReLU, rounding to f16) to elements of the tile,
+// reading the bias through its indexing map and storing to the op's output,
+// which may be a view (the interior of a padded buffer). C is not written;
+// an op between the two that touches neither A nor B is looked past.
+// KERNEL-LABEL: func.func @epilogue
+// KERNEL: linalg.fill {{.*}} outs(%arg4
+// KERNEL: gpu.launch {{.*}} workgroup({{.*}}, %[[SC:.*]] : memref<32x36xf32, #gpu.address_space<workgroup>>)
+// KERNEL: gpu.subgroup_mma_constant_matrix
+// KERNEL: scf.for
+// KERNEL: gpu.subgroup_mma_compute
+// KERNEL: gpu.subgroup_mma_store_matrix %{{.*}}, %[[SC]]
+// KERNEL: gpu.barrier
+// KERNEL: scf.for
+// KERNEL: memref.load %[[SC]]
+// KERNEL: memref.load %arg2
+// KERNEL: arith.truncf
+// KERNEL: arith.addf
+// KERNEL: arith.maximumf
+// KERNEL: memref.store %{{.*}}, %[[OUT:.*]][
+// KERNEL-NOT: linalg.generic
+// KERNEL-NOT: gpu.subgroup_mma_store_matrix %{{.*}}, %arg3
+// KERNEL: return
+// The same op after a matmul whose C another op also reads stays an op.
+// KERNEL-LABEL: func.func @no_epilogue
+// KERNEL: gpu.launch
+// KERNEL: linalg.generic
+#id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#row = affine_map<(d0, d1, d2) -> (0, 0, d2)>
+func.func @epilogue(%a: memref<1x64x64xf16>, %b: memref<1x64x64xf16>, %bias: memref<1x1x64xf16>,
+                    %c: memref<1x64x64xf32>, %other: memref<4xf32>, %padded: memref<1x66x64xf16>) {
+  %zero = arith.constant 0.0 : f32
+  %zero16 = arith.constant 0.0 : f16
+  linalg.fill ins(%zero : f32) outs(%c : memref<1x64x64xf32>)
+  linalg.batch_matmul {onnx_tosa.tensor_cores} ins(%a, %b : memref<1x64x64xf16>, memref<1x64x64xf16>) outs(%c : memref<1x64x64xf32>)
+  linalg.fill ins(%zero : f32) outs(%other : memref<4xf32>)
+  %interior = memref.subview %padded[0, 1, 0] [1, 64, 64] [1, 1, 1] : memref<1x66x64xf16> to memref<1x64x64xf16, strided<[4224, 64, 1], offset: 64>>
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%c, %bias : memref<1x64x64xf32>, memref<1x1x64xf16>) outs(%interior : memref<1x64x64xf16, strided<[4224, 64, 1], offset: 64>>) {
+  ^bb0(%x: f32, %y: f16, %out: f16):
+    %t = arith.truncf %x : f32 to f16
+    %s = arith.addf %t, %y : f16
+    %r = arith.maximumf %s, %zero16 : f16
+    linalg.yield %r : f16
+  }
+  return
+}
+func.func @no_epilogue(%a: memref<1x64x64xf16>, %b: memref<1x64x64xf16>, %c: memref<1x64x64xf32>, %d: memref<1x64x64xf16>, %e: memref<1x64x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<1x64x64xf32>)
+  linalg.batch_matmul {onnx_tosa.tensor_cores} ins(%a, %b : memref<1x64x64xf16>, memref<1x64x64xf16>) outs(%c : memref<1x64x64xf32>)
+  linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%c : memref<1x64x64xf32>) outs(%d : memref<1x64x64xf16>) {
+  ^bb0(%x: f32, %out: f16):
+    %t = arith.truncf %x : f32 to f16
+    linalg.yield %t : f16
+  }
+  linalg.copy ins(%c : memref<1x64x64xf32>) outs(%e : memref<1x64x64xf32>)
+  return
+}

@@ -1,0 +1,105 @@
+//===- FuseElementwise.cpp - Producer fusion without recomputation --------===//
+//
+// `onnx-tosa-fuse-elementwise` fuses elementwise producers into their
+// consumers on linalg on tensors, as upstream's linalg-fuse-elementwise-ops
+// does (reshapes propagated by expansion, constants folded), with one rule
+// more: a producer is not fused into a consumer whose iteration space is
+// larger than the producer's result, since every element would then be
+// computed once per iteration of the loops its result does not depend on.
+// Softmax's division by the row sum fused into the matmul that follows it
+// would be computed once per output column (64 times in BERT-base), and the
+// matmul would no longer be a plain contraction that the tensor-core kernel
+// can take.
+//
+// With `reshapes=false` only the elementwise fusion runs: after
+// onnx-tosa-select-tensor-core-ops, so that the bias it moves out of a
+// contraction's accumulator joins the elementwise op that follows.
+//
+//===----------------------------------------------------------------------===//
+#include "TosaToGpu.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+using namespace mlir;
+
+namespace onnx_tosa {
+namespace {
+
+/// Fuse the producer of `operand` into its user when the producer has no
+/// other user and the user reads each of its elements in one iteration only
+/// (the operand's indexing map is a permutation of all the user's loops).
+bool fuseWithoutRecompute(OpOperand *operand) {
+  Operation *producer = operand->get().getDefiningOp();
+  if (!producer || !producer->hasOneUse())
+    return false;
+  auto consumer = dyn_cast<linalg::LinalgOp>(operand->getOwner());
+  if (!consumer || consumer.getNumReductionLoops() == 0)
+    return true;
+  return consumer.getMatchingIndexingMap(operand).isPermutation();
+}
+
+struct FuseElementwisePass
+    : PassWrapper<FuseElementwisePass, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(FuseElementwisePass)
+  FuseElementwisePass() = default;
+  FuseElementwisePass(const FuseElementwisePass &other) : PassWrapper(other) {}
+  explicit FuseElementwisePass(bool reshapes) { this->reshapes = reshapes; }
+  Option<bool> reshapes{
+      *this, "reshapes",
+      llvm::cl::desc("Also propagate reshapes by expansion and fold "
+                     "constants"),
+      llvm::cl::init(true)};
+  StringRef getArgument() const override {
+    return "onnx-tosa-fuse-elementwise";
+  }
+  StringRef getDescription() const override {
+    return "Fuse elementwise producers into consumers that compute each "
+           "element once";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<affine::AffineDialect, linalg::LinalgDialect,
+                    tensor::TensorDialect>();
+  }
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    RewritePatternSet patterns(ctx);
+    linalg::populateElementwiseOpsFusionPatterns(patterns,
+                                                 fuseWithoutRecompute);
+    if (reshapes) {
+      linalg::populateFoldReshapeOpsByExpansionPatterns(patterns,
+                                                        fuseWithoutRecompute);
+      tensor::populateBubbleUpExpandShapePatterns(patterns);
+      affine::AffineApplyOp::getCanonicalizationPatterns(patterns, ctx);
+      tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, ctx);
+      tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, ctx);
+      linalg::populateConstantFoldLinalgOperations(patterns,
+                                                   fuseWithoutRecompute);
+      // A padded result (the input of the next convolution) is written
+      // straight into the interior of the padded tensor, which saves
+      // copying it there.
+      linalg::populateFuseTensorPadWithProducerLinalgOpPatterns(patterns);
+    }
+    linalg::GenericOp::getCanonicalizationPatterns(patterns, ctx);
+    ctx->getLoadedDialect<linalg::LinalgDialect>()->getCanonicalizationPatterns(
+        patterns);
+    if (failed(applyPatternsGreedily(
+            getOperation(), std::move(patterns),
+            GreedyRewriteConfig().setUseTopDownTraversal(true))))
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Pass> createFuseElementwisePass(bool reshapes) {
+  return std::make_unique<FuseElementwisePass>(reshapes);
+}
+
+} // namespace onnx_tosa

@@ -231,13 +231,18 @@ std::optional<Gemm> gemmOf(Operation *op) {
 /// The largest tiling whose columns divide N and that still gives every
 /// multiprocessor a block or more, one whose rows also divide M preferred
 /// (rows need not divide M: the last row tile is then cut); the smallest
-/// when none fills the GPU. None when K or N do not divide.
-std::optional<Tiling> chooseTiling(const Gemm &g) {
+/// when none fills the GPU. None when K or N do not divide. With `large`,
+/// f16 GEMMs big enough for them may get 128x128 tiles (8 warps of 32x64):
+/// twice the products per byte loaded of 64x64 ones.
+std::optional<Tiling> chooseTiling(const Gemm &g, bool large = false) {
   if (g.k % kTileK != 0)
     return std::nullopt;
-  const Tiling candidates[] = {{2, 2, 2, 2}, {2, 2, 1, 2}, {2, 2, 1, 1}};
+  const Tiling candidates[] = {
+      {4, 2, 2, 4}, {2, 2, 2, 2}, {2, 2, 1, 2}, {2, 2, 1, 1}};
   std::optional<Tiling> best, smallest;
   for (const Tiling &t : candidates) {
+    if (t.threads() > 128 && !(large && g.element.isF16()))
+      continue;
     if (g.n % t.tileN() != 0)
       continue;
     smallest = t;
@@ -376,6 +381,13 @@ private:
   int64_t ldA() const { return kTileK + vec(); }
   int64_t ldB() const { return t.tileN() + vec(); }
   int64_t ldC() const { return t.tileN() + kCPadding; }
+  /// Rows of C staged in workgroup memory at a time: the whole tile, or
+  /// for large tiles one warp row's (a 128x128 f32 tile alone would take
+  /// more than the 48 KiB of static workgroup memory).
+  int64_t slabRows() const {
+    return t.threads() > 128 ? t.fragsM * kFragment : t.tileM();
+  }
+  int64_t slabs() const { return t.tileM() / slabRows(); }
   Value cOffset(Value row, Value col) {
     return ix.add(ix.mul(batch, g.m * g.n), ix.add(ix.mul(row, g.n), col));
   }
@@ -384,10 +396,10 @@ private:
   };
   SmallVector<TilePiece> loadTiles(Value k0);
   void storeTiles(ArrayRef<TilePiece> pieces);
-  void copyC(bool toShared);
+  void copyC(bool toShared, int64_t rowBase = 0);
   SmallVector<Value> initialAccumulators(bool zeroInit);
   void store(ValueRange acc);
-  void applyEpilogue();
+  void applyEpilogue(int64_t rowBase);
 };
 
 /// Loads the A and B tiles at K offset `k0` from global memory, each thread
@@ -430,14 +442,14 @@ void KernelBuilder::storeTiles(ArrayRef<TilePiece> pieces) {
 
 /// The block's tile of C between global memory and `smemC`, 4 floats per
 /// thread and step, only the rows that exist; rows past the end read as 0.
-void KernelBuilder::copyC(bool toShared) {
+void KernelBuilder::copyC(bool toShared, int64_t rowBase) {
   auto vecType = VectorType::get({4}, b.getF32Type());
   int64_t perRow = t.tileN() / 4;
-  for (int64_t i = 0; i < t.tileM() * perRow / t.threads(); ++i) {
+  for (int64_t i = 0; i < slabRows() * perRow / t.threads(); ++i) {
     Value idx = ix.add(thread, i * t.threads());
     Value row = ix.div(idx, perRow);
     Value col = ix.mul(ix.rem(idx, perRow), 4);
-    Value m = ix.add(m0, row);
+    Value m = ix.add(ix.add(m0, rowBase), row);
     Value global = cOffset(m, ix.add(n0, col));
     OpBuilder::InsertionGuard guard(b);
     if (toShared) {
@@ -494,27 +506,47 @@ SmallVector<Value> KernelBuilder::initialAccumulators(bool zeroInit) {
 }
 
 void KernelBuilder::store(ValueRange acc) {
-  for (int64_t i = 0; i < t.fragsM; ++i)
-    for (int64_t j = 0; j < t.fragsN; ++j) {
-      Value row = ix.add(warpM, i * kFragment);
-      Value col = ix.add(warpN, j * kFragment);
-      Value d = acc[i * t.fragsN + j];
-      if (edge || epilogue)
-        gpu::SubgroupMmaStoreMatrixOp::create(b, d, smemC,
-                                              ValueRange{row, col},
-                                              b.getIndexAttr(ldC()),
-                                              UnitAttr{});
-      else
+  if (!edge && !epilogue) {
+    for (int64_t i = 0; i < t.fragsM; ++i)
+      for (int64_t j = 0; j < t.fragsN; ++j) {
+        Value row = ix.add(warpM, i * kFragment);
+        Value col = ix.add(warpN, j * kFragment);
         gpu::SubgroupMmaStoreMatrixOp::create(
-            b, d, c, ValueRange{cOffset(ix.add(m0, row), ix.add(n0, col))},
+            b, acc[i * t.fragsN + j], c,
+            ValueRange{cOffset(ix.add(m0, row), ix.add(n0, col))},
             b.getIndexAttr(g.n), UnitAttr{});
+      }
+    return;
+  }
+  // Staged through workgroup memory one slab of rows at a time: the warps
+  // whose fragments hold the slab store them, then every thread takes its
+  // share of the slab.
+  for (int64_t s = 0; s < slabs(); ++s) {
+    OpBuilder::InsertionGuard guard(b);
+    if (slabs() > 1) {
+      Value mine = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, warpM,
+                                         ix.c(s * slabRows()));
+      auto ifOp = scf::IfOp::create(b, TypeRange{}, mine,
+                                    /*withElseRegion=*/false);
+      b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
     }
-  if (epilogue) {
+    Value slabRow = ix.add(warpM, -s * slabRows());
+    for (int64_t i = 0; i < t.fragsM; ++i)
+      for (int64_t j = 0; j < t.fragsN; ++j)
+        gpu::SubgroupMmaStoreMatrixOp::create(
+            b, acc[i * t.fragsN + j], smemC,
+            ValueRange{ix.add(slabRow, i * kFragment),
+                       ix.add(warpN, j * kFragment)},
+            b.getIndexAttr(ldC()), UnitAttr{});
+    if (slabs() > 1)
+      b.setInsertionPointAfter(b.getInsertionBlock()->getParentOp());
     gpu::BarrierOp::create(b);
-    applyEpilogue();
-  } else if (edge) {
-    gpu::BarrierOp::create(b);
-    copyC(/*toShared=*/false);
+    if (epilogue)
+      applyEpilogue(s * slabRows());
+    else
+      copyC(/*toShared=*/false, s * slabRows());
+    if (s + 1 < slabs())
+      gpu::BarrierOp::create(b);
   }
 }
 
@@ -522,16 +554,16 @@ void KernelBuilder::store(ValueRange acc) {
 /// `smemC`), neighbouring threads on neighbouring columns: its other inputs
 /// read at the element's indices through their indexing maps, its results
 /// stored to its outputs.
-void KernelBuilder::applyEpilogue() {
+void KernelBuilder::applyEpilogue(int64_t rowBase) {
   SmallVector<int64_t> ranges = epilogue.getStaticLoopRanges();
-  auto loop = scf::ForOp::create(b, thread, ix.c(t.tileM() * t.tileN()),
+  auto loop = scf::ForOp::create(b, thread, ix.c(slabRows() * t.tileN()),
                                  ix.c(t.threads()));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
   Value idx = loop.getInductionVar();
   Value row = ix.div(idx, t.tileN());
   Value col = ix.rem(idx, t.tileN());
-  Value m = ix.add(m0, row);
+  Value m = ix.add(ix.add(m0, rowBase), row);
   if (edge) {
     auto inside = scf::IfOp::create(b, TypeRange{}, ix.lt(m, g.m),
                                     /*withElseRegion=*/false);
@@ -598,7 +630,7 @@ void KernelBuilder::build(Value aRoot, Value bRoot, Value cRoot,
   SmallVector<Type> buffers = {shared(t.tileM(), ldA(), g.element),
                                shared(kTileK, ldB(), g.element)};
   if (edge || epilogue)
-    buffers.push_back(shared(t.tileM(), ldC(), f32));
+    buffers.push_back(shared(slabRows(), ldC(), f32));
 
   auto launch = gpu::LaunchOp::create(
       b, ix.c(g.n / t.tileN()), ix.c(llvm::divideCeil(g.m, t.tileM())),
@@ -892,7 +924,8 @@ struct TensorCoreKernelsPass
     });
     for (linalg::LinalgOp op : ops) {
       std::optional<Gemm> g = gemmOf(op);
-      std::optional<Tiling> t = g ? chooseTiling(*g) : std::nullopt;
+      std::optional<Tiling> t =
+          g ? chooseTiling(*g, /*large=*/true) : std::nullopt;
       Value init = op.getDpsInits()[0];
       Value input = op.getDpsInputs()[0];
       Value roots[3] = {
@@ -902,6 +935,10 @@ struct TensorCoreKernelsPass
       if (!t || !roots[0] || !roots[1] || !roots[2])
         continue;
       linalg::FillOp fill = zeroFillBefore(op, init);
+      // A cut last row tile that starts from C stages all of C at once,
+      // which only small tiles leave room for.
+      if (!fill && g->m % t->tileM() != 0 && t->threads() > 128)
+        t = chooseTiling(*g);
       linalg::GenericOp epilogue =
           epilogueOf(op, roots[2], fill, {roots[0], roots[1]});
       // With an epilogue the kernel takes its place: only views and

@@ -43,6 +43,50 @@ def conv(name, x_shape, w_shape, **attrs):
     return g.model()
 
 
+def matmul_bias_relu(name, a_shape, b_shape):
+    """MatMul, Add and Relu: the tensor-core kernel's epilogue."""
+    g = S.make_models.Graph(name)
+    a = g.input("a", a_shape)
+    b = g.weight("b", b_shape, scale=1 / np.sqrt(b_shape[-2]))
+    bias = g.weight("bias", [b_shape[-1]], scale=1.0)
+    y = g.node("Add", [g.node("MatMul", [a, b]), bias])
+    g.output(g.node("Relu", [y], outputs=["y"]))
+    return g.model()
+
+
+def conv_relu(name, x_shape, w_shape):
+    g = S.make_models.Graph(name)
+    x = g.input("x", x_shape)
+    w = g.weight("w", w_shape)
+    bias = g.weight("bias", [w_shape[0]], scale=1.0)
+    g.output(g.node("Relu", [g.node("Conv", [x, w, bias])], outputs=["y"]))
+    return g.model()
+
+
+def attention(name, seq=128, heads=4, dim=64):
+    """BERT's attention as exported from PyTorch: heads split by Reshape
+    and Transpose, scores, Softmax, context, heads merged again."""
+    g = S.make_models.Graph(name)
+    hidden = heads * dim
+    split = g.const("split", np.array([1, seq, heads, dim], np.int64))
+    merge = g.const("merge", np.array([1, seq, hidden], np.int64))
+    scale = g.const("scale", np.array(np.sqrt(dim), np.float32))
+
+    def head_view(x, perm):
+        return g.node("Transpose", [g.node("Reshape", [x, split])],
+                      perm=perm)
+
+    q = head_view(g.input("q", [1, seq, hidden]), [0, 2, 1, 3])
+    k = head_view(g.input("k", [1, seq, hidden]), [0, 2, 3, 1])
+    v = head_view(g.input("v", [1, seq, hidden]), [0, 2, 1, 3])
+    scores = g.node("Div", [g.node("MatMul", [q, k]), scale])
+    ctx = g.node("MatMul", [g.node("Softmax", [scores], axis=-1), v])
+    g.output(g.node("Reshape",
+                    [g.node("Transpose", [ctx], perm=[0, 2, 1, 3]), merge],
+                    outputs=["y"]))
+    return g.model()
+
+
 MODELS = {
     # 1024 rows of 768: 64x64 tiles, enough blocks to fill the GPU.
     "mm_big": lambda n: matmul(n, [8, 128, 128], [128, 768]),
@@ -56,6 +100,16 @@ MODELS = {
     # 1x1 with stride 2 (a ResNet downsampling branch), batch 2.
     "conv1x1_s2": lambda n: conv(n, [2, 64, 16, 16], [64, 64, 1, 1],
                                  strides=[2, 2]),
+    # 2048x1152: 128x128 tiles; bias and ReLU in the kernel, C staged
+    # one warp row at a time.
+    "mm_large_epilogue": lambda n: matmul_bias_relu(n, [2048, 256],
+                                                    [256, 1152]),
+    # 9000 output pixels of 256 channels: 128x128 tiles, the last one cut,
+    # bias and ReLU in the kernel.
+    "conv1x1_large_cut": lambda n: conv_relu(n, [10, 64, 30, 30],
+                                             [256, 64, 1, 1]),
+    # Scores and context as contractions over [batch, heads].
+    "attention": lambda n: attention(n),
     # Dilation 2 and no padding.
     "conv_dilated": lambda n: conv(n, [1, 32, 20, 20], [64, 32, 3, 3],
                                    dilations=[2, 2]),

@@ -261,3 +261,49 @@ func.func @no_epilogue(%a: memref<1x64x64xf16>, %b: memref<1x64x64xf16>, %c: mem
   linalg.copy ins(%c : memref<1x64x64xf32>) outs(%e : memref<1x64x64xf32>)
   return
 }
+
+// -----
+
+// 2048x1152x64 fills the GPU with 144 blocks of 128x128 (8 warps, each
+// 2x4 fragments). Its epilogue stages C one warp row (32 rows) at a time:
+// a whole 128x128 f32 tile would not fit in static workgroup memory.
+// KERNEL-LABEL: func.func @large_tiles
+// KERNEL: gpu.launch blocks({{.*}}) in (%{{.*}} = %c9{{.*}}, %{{.*}} = %c16{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %c256{{.*}}, {{.*}}) workgroup(%{{.*}} : memref<128x40xf16, #gpu.address_space<workgroup>>, %{{.*}} : memref<32x136xf16, #gpu.address_space<workgroup>>, %[[SC:.*]] : memref<32x132xf32, #gpu.address_space<workgroup>>)
+// KERNEL-COUNT-8: gpu.subgroup_mma_compute
+// KERNEL-COUNT-8: gpu.subgroup_mma_compute
+// KERNEL-NOT: gpu.subgroup_mma_compute
+// KERNEL: scf.if
+// KERNEL-COUNT-8: gpu.subgroup_mma_store_matrix %{{.*}}, %[[SC]]
+// KERNEL: gpu.barrier
+// KERNEL: scf.for
+// KERNEL: arith.truncf
+// KERNEL: scf.if
+// KERNEL-COUNT-8: gpu.subgroup_mma_store_matrix %{{.*}}, %[[SC]]
+// KERNEL: gpu.barrier
+// KERNEL: scf.for
+// KERNEL: arith.truncf
+// KERNEL: scf.if
+// KERNEL-COUNT-8: gpu.subgroup_mma_store_matrix %{{.*}}, %[[SC]]
+// KERNEL: gpu.barrier
+// KERNEL: scf.for
+// KERNEL: arith.truncf
+// KERNEL: scf.if
+// KERNEL-COUNT-8: gpu.subgroup_mma_store_matrix %{{.*}}, %[[SC]]
+// KERNEL: gpu.barrier
+// KERNEL: scf.for
+// KERNEL: arith.truncf
+// KERNEL-NOT: scf.if
+// KERNEL: gpu.terminator
+#id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @large_tiles(%a: memref<1x2048x64xf16>, %b: memref<1x64x1152xf16>, %c: memref<1x2048x1152xf32>, %d: memref<1x2048x1152xf16>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<1x2048x1152xf32>)
+  linalg.batch_matmul {onnx_tosa.tensor_cores} ins(%a, %b : memref<1x2048x64xf16>, memref<1x64x1152xf16>) outs(%c : memref<1x2048x1152xf32>)
+  linalg.generic {indexing_maps = [#id3, #id3], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%c : memref<1x2048x1152xf32>) outs(%d : memref<1x2048x1152xf16>) {
+  ^bb0(%x: f32, %out: f16):
+    %t = arith.truncf %x : f32 to f16
+    linalg.yield %t : f16
+  }
+  return
+}

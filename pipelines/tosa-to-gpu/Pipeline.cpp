@@ -284,6 +284,7 @@ void buildLinalgToGpuPipeline(OpPassManager &pm,
   pm.addPass(createCopyToLinalgPass());
   // Only acts on the ops onnx-tosa-select-tensor-core-ops marked.
   pm.addNestedPass<func::FuncOp>(createTensorCoreKernelsPass());
+  pm.addNestedPass<func::FuncOp>(createRowKernelsPass());
   // Views (subview, collapse/expand_shape) fold into the loads and stores of
   // the loops, so kernels only ever see whole buffers.
   addPassPipeline(pm, "func.func(convert-linalg-to-parallel-loops),"
@@ -312,6 +313,7 @@ void registerTosaToGpuPasses() {
   registerPass(createUnrollSmallLoopsPass);
   registerPass([] { return createSelectTensorCoreOpsPass(); });
   registerPass(createTensorCoreKernelsPass);
+  registerPass(createRowKernelsPass);
   registerPass(createAlignWorkgroupMemoryPass);
   registerPass([] { return createLowerPrecisionPass("fp16"); });
   PassRegistration<KernelArgsNoAliasPass>();

@@ -73,8 +73,10 @@ struct SplitReductionsPass
   void runOnOperation() override {
     SmallVector<std::pair<linalg::LinalgOp, int64_t>> work;
     getOperation().walk([&](linalg::LinalgOp op) {
-      // Tensor-core kernels keep their contraction whole.
-      if (!op.hasPureTensorSemantics() || isMarkedForTensorCores(op))
+      // Tensor-core kernels keep their contraction whole, and row kernels
+      // their reductions.
+      if (!op.hasPureTensorSemantics() || isMarkedForTensorCores(op) ||
+          isRowReduction(op))
         return;
       if (int64_t r = chooseRatio(op))
         work.push_back({op, r});

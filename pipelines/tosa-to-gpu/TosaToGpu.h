@@ -80,6 +80,11 @@ bool isMarkedForTensorCores(mlir::Operation *op);
 /// tiles staged in workgroup memory.
 std::unique_ptr<mlir::Pass> createTensorCoreKernelsPass();
 
+std::unique_ptr<mlir::Pass> createRowKernelsPass();
+/// Whether onnx-tosa-row-kernels gives reduction `op` a kernel of its own
+/// with a workgroup per row (on tensors: its init is a fill).
+bool isRowReduction(mlir::Operation *op);
+
 /// `onnx-tosa-align-workgroup-memory`: 128-byte alignment for the workgroup
 /// buffers of outlined kernels (WMMA needs 32-byte aligned fragments).
 std::unique_ptr<mlir::Pass> createAlignWorkgroupMemoryPass();

@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
@@ -66,6 +67,27 @@ struct PrepareSpirvPass
         size.assign(known.asArrayRef().begin(), known.asArrayRef().end());
       func->setAttr(spirv::getEntryPointABIAttrName(),
                     spirv::getEntryPointABIAttr(ctx, size));
+      // Workgroup buffers (the row kernels' partial results) become
+      // allocations in memory space 3, which the SPIR-V conversion turns
+      // into Workgroup variables; it does not take workgroup attributions.
+      ArrayRef<BlockArgument> attributions = func.getWorkgroupAttributions();
+      if (attributions.empty())
+        return;
+      OpBuilder b = OpBuilder::atBlockBegin(&func.getBody().front());
+      SmallVector<unsigned> erased;
+      for (BlockArgument arg : attributions) {
+        auto type = cast<MemRefType>(arg.getType());
+        auto local = MemRefType::get(
+            type.getShape(), type.getElementType(), type.getLayout(),
+            IntegerAttr::get(IntegerType::get(ctx, 64), 3));
+        Value alloc = memref::AllocOp::create(b, arg.getLoc(), local);
+        arg.replaceAllUsesWith(alloc);
+        erased.push_back(arg.getArgNumber());
+      }
+      for (unsigned i : llvm::reverse(erased))
+        func.getBody().front().eraseArgument(i);
+      func->setAttr(gpu::GPUFuncOp::getNumWorkgroupAttributionsAttrName(),
+                    b.getI64IntegerAttr(0));
     });
   }
 };

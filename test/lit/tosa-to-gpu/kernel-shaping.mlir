@@ -3,25 +3,47 @@
 // RUN: onnx-tosa-opt %s -split-input-file --onnx-tosa-tosa-to-linalg | FileCheck %s --check-prefix=LINALG
 // RUN: onnx-tosa-opt %s -split-input-file --onnx-tosa-tosa-to-gpu | FileCheck %s --check-prefix=GPU
 
-// 128 rows of 768: the sum is split into 64 partial sums per row (12
-// elements each, 8192 threads), then one 64-wide sum per row.
+// 128 rows of 768: a row kernel (onnx-tosa-row-kernels) with a workgroup
+// of 256 threads per row, 3 elements each, the partial sums combined in
+// workgroup memory; the zero fill joins it.
 // LINALG-LABEL: func.func @row_sum
-// LINALG: tensor.expand_shape %{{.*}} {{\[\[}}0, 1], [2, 3]] output_shape [128, 1, 12, 64]
-// LINALG: linalg.generic
-// LINALG-SAME: iterator_types = ["parallel", "parallel", "parallel", "reduction"]
-// LINALG-SAME: outs(%{{.*}} : tensor<128x1x64xf32>)
+// LINALG: linalg.fill
 // LINALG: linalg.generic
 // LINALG-SAME: iterator_types = ["parallel", "parallel", "reduction"]
-// LINALG-SAME: outs(%{{.*}} : tensor<128x1xf32>)
-// The zero fills of the partial and final sums join the loops that
-// accumulate into them: two kernels in all.
+// LINALG-NOT: linalg.generic
 // GPU-LABEL: func.func @row_sum
-// GPU: gpu.launch_func @row_sum_kernel::@row_sum_kernel blocks in (%c32, %c1, %c1) threads in (%c256, %c1, %c1) args(%{{.*}} : memref<128x1x64xf32>, %arg0 : memref<128x768xf32>)
-// GPU-NEXT: gpu.launch_func @row_sum_kernel_0::@row_sum_kernel blocks in (%c1, %c1, %c1) threads in (%c128, %c1, %c1)
+// GPU: gpu.launch_func @row_sum_kernel::@row_sum_kernel blocks in (%c128, %c1, %c1) threads in (%c256, %c1, %c1)
 // GPU-NEXT: return
+// GPU: gpu.func @row_sum_kernel({{.*}}) workgroup(%[[PARTIAL:[^ ]*]] : memref<256xf32, #gpu.address_space<workgroup>>
+// GPU-COUNT-3: memref.load %arg
+// GPU: memref.store %{{.*}}, %[[PARTIAL]]
+// GPU-COUNT-9: gpu.barrier
+// GPU-NOT: gpu.barrier
 func.func @row_sum(%x: tensor<128x768xf32>) -> tensor<128x1xf32> {
   %0 = tosa.reduce_sum %x {axis = 1 : i32} : (tensor<128x768xf32>) -> tensor<128x1xf32>
   return %0 : tensor<128x1xf32>
+}
+
+// -----
+
+// 16 rows of 16384 (longer than a row kernel takes): the sum is split into
+// 64 partial sums per row (256 elements each); a row kernel of 64 threads
+// per row then adds up each row's 64.
+// LINALG-LABEL: func.func @long_row_sum
+// LINALG: tensor.expand_shape %{{.*}} {{\[\[}}0, 1], [2, 3]] output_shape [16, 1, 256, 64]
+// LINALG: linalg.generic
+// LINALG-SAME: iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+// LINALG-SAME: outs(%{{.*}} : tensor<16x1x64xf32>)
+// LINALG: linalg.generic
+// LINALG-SAME: iterator_types = ["parallel", "parallel", "reduction"]
+// LINALG-SAME: outs(%{{.*}} : tensor<16x1xf32>)
+// GPU-LABEL: func.func @long_row_sum
+// GPU: gpu.launch_func @long_row_sum_kernel::@long_row_sum_kernel blocks in ({{.*}}) threads in (%c256, %c1, %c1) args(%arg0 : memref<16x16384xf32>, %{{.*}} : memref<16x1x64xf32>)
+// GPU-NEXT: gpu.launch_func @long_row_sum_kernel_0::@long_row_sum_kernel blocks in (%c16, %c1, %c1) threads in (%c64, %c1, %c1)
+// GPU-NEXT: return
+func.func @long_row_sum(%x: tensor<16x16384xf32>) -> tensor<16x1xf32> {
+  %0 = tosa.reduce_sum %x {axis = 1 : i32} : (tensor<16x16384xf32>) -> tensor<16x1xf32>
+  return %0 : tensor<16x1xf32>
 }
 
 // -----
@@ -62,4 +84,32 @@ func.func @conv(%x: tensor<1x8x8x4xf32>) -> tensor<1x8x8x16xf32> {
   %zp = "tosa.const"() {values = dense<0.0> : tensor<1xf32>} : () -> tensor<1xf32>
   %0 = tosa.conv2d %x, %w, %b, %zp, %zp {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x8x8x4xf32>, tensor<16x3x3x4xf32>, tensor<16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x8x8x16xf32>
   return %0 : tensor<1x8x8x16xf32>
+}
+
+// -----
+
+// Softmax over rows of 128: the max, exp(x - max), the sum and the
+// division are one row kernel (128 threads, one element each); the two
+// reductions each combine their partial results in workgroup memory, and
+// only the result is written.
+// GPU-LABEL: func.func @softmax
+// GPU: gpu.launch_func @softmax_kernel::@softmax_kernel blocks in (%c64, %c1, %c1) threads in (%c128, %c1, %c1)
+// GPU-NEXT: return
+// GPU: gpu.func @softmax_kernel({{.*}}) workgroup(%{{[^ ]*}} : memref<128xf32, #gpu.address_space<workgroup>> {{.*}}, %{{[^ ]*}} : memref<128xf32, #gpu.address_space<workgroup>>
+// GPU: arith.maximumf
+// GPU: math.exp
+// GPU: arith.addf
+// GPU: arith.divf
+// GPU-COUNT-1: memref.store %{{.*}}, %arg1
+// GPU-NOT: memref.store %{{.*}}, %arg1
+// GPU: gpu.return
+func.func @softmax(%x: tensor<64x128xf32>) -> tensor<64x128xf32> {
+  %max = tosa.reduce_max %x {axis = 1 : i32} : (tensor<64x128xf32>) -> tensor<64x1xf32>
+  %d = tosa.sub %x, %max : (tensor<64x128xf32>, tensor<64x1xf32>) -> tensor<64x128xf32>
+  %e = tosa.exp %d : (tensor<64x128xf32>) -> tensor<64x128xf32>
+  %s = tosa.reduce_sum %e {axis = 1 : i32} : (tensor<64x128xf32>) -> tensor<64x1xf32>
+  %r = tosa.reciprocal %s : (tensor<64x1xf32>) -> tensor<64x1xf32>
+  %shift = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %y = tosa.mul %e, %r, %shift : (tensor<64x128xf32>, tensor<64x1xf32>, tensor<1xi8>) -> tensor<64x128xf32>
+  return %y : tensor<64x128xf32>
 }

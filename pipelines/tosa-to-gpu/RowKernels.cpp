@@ -1,0 +1,729 @@
+//===- RowKernels.cpp - Row reductions and their neighbours, one kernel ----===//
+//
+// `onnx-tosa-row-kernels` (linalg on buffers) gives each reduction over the
+// innermost dimensions of rows of at most 8192 elements (Softmax,
+// LayerNormalization, ReduceMean over channels) a kernel with one workgroup
+// per row, and takes into that kernel the ops right before and after it
+// that work on the same rows: the elementwise ops over [rows..., row]
+// (exp(x - max), x - mean, the normalization) or over [rows...] (1 / sum),
+// the fills that start the reductions, and further reductions of the same
+// rows. LayerNorm, for instance, is one kernel instead of seven.
+//
+// In the kernel each of T threads (T divides the row length, at most 16
+// elements each) keeps its elements of every intermediate row in registers:
+// element j of the row is thread j mod T's (j / T)-th, so neighbouring
+// threads read neighbouring elements. A reduction folds a thread's elements
+// with the op's own body, then combines the threads' partial results in
+// workgroup memory (a tree of log2 T steps between barriers), after which
+// every thread has the row's result. Values are written to memory only
+// where an op outside the kernel reads them; a buffer only the kernel used
+// is no longer needed.
+//
+// An op joins only if what it reads from the kernel's own results is read
+// at the element (or row) that was computed for it, and the kernel reads
+// nothing from memory that it also writes. The ops between the kernel's ops
+// may only be allocations, views and constants, so the kernel can take the
+// place of the last one.
+//
+// onnx-tosa-split-reductions leaves these reductions alone
+// (isRowReduction): split in two they would be two kernels more.
+//
+//===----------------------------------------------------------------------===//
+#include "TosaToGpu.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
+#include "mlir/Pass/Pass.h"
+#include "llvm/ADT/SmallBitVector.h"
+
+using namespace mlir;
+
+namespace onnx_tosa {
+namespace {
+
+constexpr int64_t kMaxRow = 8192;
+constexpr int64_t kMaxPerThread = 16;
+/// One workgroup per row, along the grid's x dimension (Vulkan's limit).
+constexpr int64_t kMaxRows = 65535;
+
+/// The rows a kernel works on: how many, and how many elements each.
+struct RowShape {
+  int64_t numRows = 1, rowSize = 1;
+  bool operator==(const RowShape &o) const {
+    return numRows == o.numRows && rowSize == o.rowSize;
+  }
+};
+
+int64_t product(ArrayRef<int64_t> v) {
+  int64_t p = 1;
+  for (int64_t x : v)
+    p *= x;
+  return p;
+}
+
+/// Threads per row: the most of 256, 128, 64, 32 that divide the row
+/// length with at most kMaxPerThread elements each; 0 if none.
+int64_t threadsFor(int64_t rowSize) {
+  for (int64_t t : {256, 128, 64, 32})
+    if (rowSize % t == 0 && rowSize / t <= kMaxPerThread)
+      return t;
+  return 0;
+}
+
+/// The op of a reduction's body that combines an element into the
+/// accumulator (the block's last argument): its yielded value, computed
+/// from the accumulator and one other value. Null if the body is not so.
+Operation *combinerOf(linalg::LinalgOp op) {
+  Block *body = op.getBlock();
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  if (yield.getNumOperands() != 1)
+    return nullptr;
+  Operation *combiner = yield.getOperand(0).getDefiningOp();
+  Value acc = body->getArguments().back();
+  if (!combiner || combiner->getNumOperands() != 2 ||
+      combiner->getNumResults() != 1 ||
+      !isa<arith::AddFOp, arith::MulFOp, arith::MaximumFOp, arith::MinimumFOp,
+           arith::MaxNumFOp, arith::MinNumFOp, arith::AddIOp, arith::MulIOp,
+           arith::MaxSIOp, arith::MinSIOp, arith::MaxUIOp, arith::MinUIOp>(
+          combiner))
+    return nullptr;
+  if ((combiner->getOperand(0) == acc) == (combiner->getOperand(1) == acc))
+    return nullptr;
+  // The accumulator is used by the combiner alone.
+  if (!acc.hasOneUse())
+    return nullptr;
+  return combiner;
+}
+
+/// Whether starting every thread's partial result at `init` and combining
+/// them gives the same as starting the whole row at it: an idempotent
+/// combiner (max, min), or the combiner's neutral element.
+bool partialsMayStartAt(Operation *combiner, Attribute init) {
+  if (isa<arith::MaximumFOp, arith::MinimumFOp, arith::MaxNumFOp,
+          arith::MinNumFOp, arith::MaxSIOp, arith::MinSIOp, arith::MaxUIOp,
+          arith::MinUIOp>(combiner))
+    return true;
+  bool additive = isa<arith::AddFOp, arith::AddIOp>(combiner);
+  if (auto f = dyn_cast<FloatAttr>(init))
+    return f.getValue().isExactlyValue(additive ? 0.0 : 1.0);
+  if (auto i = dyn_cast<IntegerAttr>(init))
+    return i.getValue() == (additive ? 0 : 1);
+  return false;
+}
+
+/// How an op of a row kernel iterates: its loops are [rows..., row...],
+/// `rowLoops` of them over the row (none: the op computes once per row).
+struct OpRows {
+  SmallVector<int64_t> ranges;
+  unsigned rowLoops = 0;
+  unsigned rowsLoops() const { return ranges.size() - rowLoops; }
+};
+
+/// A reduction the row kernel takes: its leading loops parallel, then its
+/// reduction loops (the row), its result indexed by the parallel loops;
+/// rows of at most kMaxRow elements that threads share evenly. Where its
+/// init comes from is not looked at.
+std::optional<std::pair<RowShape, OpRows>>
+rowReductionShape(linalg::LinalgOp op) {
+  if (op.getNumDpsInits() != 1 || op.getNumReductionLoops() == 0 ||
+      op.hasDynamicShape() || !combinerOf(op))
+    return std::nullopt;
+  OpRows rows;
+  rows.ranges = op.getStaticLoopRanges();
+  for (auto kind : op.getIteratorTypesArray()) {
+    if (kind == utils::IteratorType::reduction)
+      ++rows.rowLoops;
+    else if (rows.rowLoops)
+      return std::nullopt;
+  }
+  AffineMap out = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
+  for (AffineExpr e : out.getResults())
+    if (auto d = dyn_cast<AffineDimExpr>(e);
+        d && d.getPosition() >= rows.rowsLoops())
+      return std::nullopt;
+  // Each input is read once per iteration (not a contraction, whose
+  // operands leave out some loops).
+  for (OpOperand *in : op.getDpsInputOperands()) {
+    llvm::SmallBitVector used(rows.ranges.size());
+    for (AffineExpr e : op.getMatchingIndexingMap(in).getResults())
+      if (auto d = dyn_cast<AffineDimExpr>(e))
+        used.set(d.getPosition());
+    for (auto [i, range] : llvm::enumerate(rows.ranges))
+      if (range > 1 && !used.test(i))
+        return std::nullopt;
+  }
+  RowShape shape;
+  shape.rowSize = product(ArrayRef(rows.ranges).take_back(rows.rowLoops));
+  shape.numRows = product(ArrayRef(rows.ranges).drop_back(rows.rowLoops));
+  if (shape.rowSize > kMaxRow || !threadsFor(shape.rowSize) ||
+      shape.numRows > kMaxRows)
+    return std::nullopt;
+  return std::make_pair(shape, rows);
+}
+
+/// How `op` covers the kernel's rows, if it does: a reduction of the same
+/// rows, an elementwise op whose trailing loops are the row, or one whose
+/// loops are the rows alone.
+std::optional<OpRows> opRows(linalg::LinalgOp op, const RowShape &shape) {
+  if (op.hasDynamicShape() || !op.hasPureBufferSemantics() ||
+      isa<linalg::FillOp>(op))
+    return std::nullopt;
+  if (op.getNumReductionLoops() > 0) {
+    auto reduction = rowReductionShape(op);
+    if (!reduction || !(reduction->first == shape))
+      return std::nullopt;
+    return reduction->second;
+  }
+  OpRows rows;
+  rows.ranges = op.getStaticLoopRanges();
+  if (product(rows.ranges) == shape.numRows)
+    return rows;
+  if (product(rows.ranges) != shape.numRows * shape.rowSize)
+    return std::nullopt;
+  // The shortest run of trailing loops that makes a row.
+  int64_t size = 1;
+  while (size < shape.rowSize && rows.rowLoops < rows.ranges.size())
+    size *= rows.ranges[rows.ranges.size() - 1 - rows.rowLoops++];
+  if (size != shape.rowSize)
+    return std::nullopt;
+  return rows;
+}
+
+/// The constant a fill writes, if it writes one.
+Attribute fillValue(linalg::FillOp fill) {
+  Attribute value;
+  if (!matchPattern(fill.getDpsInputs()[0], m_Constant(&value)))
+    return {};
+  return value;
+}
+
+/// The buffer a view is of.
+Value baseOf(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  return v;
+}
+
+/// Where in its buffer an op's operand is accessed, seen from the kernel:
+/// at element j of row r (offset r * rowSize + j of the dense buffer it is
+/// a reshape of), at row r (offset r), or otherwise.
+enum class Access { Element, Row, Other };
+
+struct Location {
+  Value base;
+  Access access;
+  bool operator==(const Location &o) const {
+    return base == o.base && access == o.access;
+  }
+};
+
+Location locate(linalg::LinalgOp op, OpOperand &operand, const OpRows &rows) {
+  Value v = operand.get();
+  auto dense = [](Value x) {
+    auto t = dyn_cast<MemRefType>(x.getType());
+    return t && t.hasStaticShape() && t.getLayout().isIdentity();
+  };
+  Location other{baseOf(v), Access::Other};
+  // A chain of reshapes of a dense buffer keeps the row-major order.
+  Value base = v;
+  while (Operation *def = base.getDefiningOp()) {
+    if (!isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(def))
+      break;
+    base = def->getOperand(0);
+  }
+  if (!dense(v) || !dense(base) || base != other.base)
+    return other;
+  // The map's results, unit dimensions left out, must be the op's loops of
+  // more than one iteration in order: all of them (an element), or all of
+  // the rows' (a row).
+  ArrayRef<int64_t> shape = cast<MemRefType>(v.getType()).getShape();
+  SmallVector<unsigned> used;
+  AffineMap map = op.getMatchingIndexingMap(&operand);
+  for (auto [size, e] : llvm::zip(shape, map.getResults())) {
+    auto d = dyn_cast<AffineDimExpr>(e);
+    if (size == 1) {
+      auto c = dyn_cast<AffineConstantExpr>(e);
+      if (!(c && c.getValue() == 0) && !(d && rows.ranges[d.getPosition()] == 1))
+        return other;
+      continue;
+    }
+    if (!d || rows.ranges[d.getPosition()] != size)
+      return other;
+    used.push_back(d.getPosition());
+  }
+  SmallVector<unsigned> all, rowsOnly;
+  for (auto [i, range] : llvm::enumerate(rows.ranges)) {
+    if (range == 1)
+      continue;
+    all.push_back(i);
+    if (i < rows.rowsLoops())
+      rowsOnly.push_back(i);
+  }
+  if (used == all && rows.rowLoops > 0)
+    return {base, Access::Element};
+  if (used == rowsOnly)
+    return {base, Access::Row};
+  return other;
+}
+
+/// Ops that may sit between the kernel's ops.
+bool isNeutral(Operation *op) {
+  return isMemoryEffectFree(op) || isa<memref::AllocOp>(op);
+}
+
+class RowKernel {
+public:
+  explicit RowKernel(const RowShape &shape) : shape(shape) {
+    threads = threadsFor(shape.rowSize);
+  }
+
+  /// Whether `op` can join the kernel after the ops already in it.
+  bool accepts(Operation *op);
+  void add(Operation *op);
+  bool hasReduction() const { return reductions > 0; }
+  ArrayRef<Operation *> members() const { return ops; }
+  void build();
+
+private:
+  RowShape shape;
+  int64_t threads;
+  SmallVector<Operation *> ops;
+  DenseMap<Operation *, OpRows> rowsOf;
+  int reductions = 0;
+  // What the kernel computes, by where it is in memory; the buffers it
+  // writes, and those it reads from memory.
+  SmallVector<Location> written;
+  DenseSet<Value> writtenBases, readBases;
+  // The fills of reduction accumulators: buffer base -> value.
+  DenseMap<Value, Attribute> fills;
+
+  // Inside the launch.
+  Value thread, row;
+  SmallVector<Value> elements; // the thread's elements' positions in a row
+  // Per location: one value per element of the thread, or one per row.
+  DenseMap<Value, SmallVector<Value>> elementValues;
+  DenseMap<Value, Value> rowValues;
+
+  bool isWritten(const Location &l) const {
+    return llvm::is_contained(written, l);
+  }
+  bool readable(linalg::LinalgOp op, OpOperand &operand, const OpRows &rows);
+  bool usedOutside(Value base) const;
+  SmallVector<Value> loopIndices(ImplicitLocOpBuilder &b, const OpRows &rows,
+                                 Value element);
+  Value read(ImplicitLocOpBuilder &b, linalg::LinalgOp op, OpOperand &operand,
+             ArrayRef<Value> idx, size_t e);
+  void write(ImplicitLocOpBuilder &b, linalg::LinalgOp op, OpOperand &out,
+             ArrayRef<Value> idx, size_t e, Value value);
+  void emitElementwise(ImplicitLocOpBuilder &b, linalg::LinalgOp op);
+  void emitReduction(ImplicitLocOpBuilder &b, linalg::LinalgOp op,
+                     Value scratchBuffer);
+};
+
+bool RowKernel::readable(linalg::LinalgOp op, OpOperand &operand,
+                         const OpRows &rows) {
+  Location l = locate(op, operand, rows);
+  if (!writtenBases.contains(l.base))
+    return true;
+  return l.access != Access::Other && isWritten(l);
+}
+
+bool RowKernel::accepts(Operation *op) {
+  if (auto fill = dyn_cast<linalg::FillOp>(op)) {
+    if (!fill.hasPureBufferSemantics() || !fillValue(fill))
+      return false;
+    Value out = fill.getDpsInits()[0];
+    auto type = cast<MemRefType>(out.getType());
+    Value base = baseOf(out);
+    return type.hasStaticShape() && type.getNumElements() == shape.numRows &&
+           !readBases.contains(base) && !writtenBases.contains(base);
+  }
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp)
+    return false;
+  std::optional<OpRows> rows = opRows(linalgOp, shape);
+  if (!rows)
+    return false;
+  bool reduction = linalgOp.getNumReductionLoops() > 0;
+  if (reduction) {
+    // Its accumulator starts at a fill of this kernel and holds a value
+    // per row.
+    OpOperand *init = linalgOp.getDpsInitOperand(0);
+    auto fill = fills.find(baseOf(init->get()));
+    if (fill == fills.end() ||
+        !partialsMayStartAt(combinerOf(linalgOp), fill->second) ||
+        locate(linalgOp, *init, *rows).access != Access::Row)
+      return false;
+  }
+  for (OpOperand *in : linalgOp.getDpsInputOperands())
+    if (!readable(linalgOp, *in, *rows))
+      return false;
+  for (OpOperand &out : linalgOp.getDpsInitsMutable()) {
+    if (reduction)
+      continue;
+    BlockArgument arg = linalgOp.getMatchingBlockArgument(&out);
+    if (!arg.use_empty() && !readable(linalgOp, out, *rows))
+      return false;
+    // Each value lands on its own element (or row) of a buffer the kernel
+    // does not read from memory.
+    Location l = locate(linalgOp, out, *rows);
+    if (l.access == Access::Other || readBases.contains(l.base) ||
+        (writtenBases.contains(l.base) && !isWritten(l)))
+      return false;
+  }
+  // Nor may it write what it reads from memory itself.
+  for (OpOperand *in : linalgOp.getDpsInputOperands())
+    for (Value out : linalgOp.getDpsInits())
+      if (baseOf(out) == baseOf(in->get()) &&
+          !writtenBases.contains(baseOf(out)))
+        return false;
+  return true;
+}
+
+void RowKernel::add(Operation *op) {
+  ops.push_back(op);
+  if (auto fill = dyn_cast<linalg::FillOp>(op)) {
+    Value base = baseOf(fill.getDpsInits()[0]);
+    fills[base] = fillValue(fill);
+    writtenBases.insert(base);
+    return;
+  }
+  auto linalgOp = cast<linalg::LinalgOp>(op);
+  OpRows rows = *opRows(linalgOp, shape);
+  rowsOf[op] = rows;
+  for (OpOperand *in : linalgOp.getDpsInputOperands()) {
+    Location l = locate(linalgOp, *in, rows);
+    if (!writtenBases.contains(l.base))
+      readBases.insert(l.base);
+  }
+  if (linalgOp.getNumReductionLoops() > 0)
+    ++reductions;
+  for (OpOperand &out : linalgOp.getDpsInitsMutable()) {
+    Location l = locate(linalgOp, out, rows);
+    written.push_back(l);
+    writtenBases.insert(l.base);
+  }
+}
+
+bool RowKernel::usedOutside(Value base) const {
+  // Any use of the buffer, through any view, by an op not in the kernel.
+  SmallVector<Value> worklist = {base};
+  while (!worklist.empty()) {
+    Value v = worklist.pop_back_val();
+    for (Operation *user : v.getUsers()) {
+      if (auto view = dyn_cast<ViewLikeOpInterface>(user);
+          view && view.getViewSource() == v) {
+        worklist.push_back(user->getResult(0));
+        continue;
+      }
+      if (!llvm::is_contained(ops, user))
+        return true;
+    }
+  }
+  return false;
+}
+
+/// The op's loop indices for this row and element `element` of it (null:
+/// the op has no row loops).
+SmallVector<Value> RowKernel::loopIndices(ImplicitLocOpBuilder &b,
+                                          const OpRows &rows, Value element) {
+  auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, v); };
+  SmallVector<Value> idx(rows.ranges.size());
+  auto delinearize = [&](Value flat, unsigned first, unsigned count) {
+    for (unsigned k = count; k-- > 0;) {
+      unsigned d = first + k;
+      if (k == 0) {
+        idx[d] = flat;
+        break;
+      }
+      idx[d] = arith::RemUIOp::create(b, flat, c(rows.ranges[d]));
+      flat = arith::DivUIOp::create(b, flat, c(rows.ranges[d]));
+    }
+  };
+  delinearize(row, 0, rows.rowsLoops());
+  if (rows.rowLoops)
+    delinearize(element, rows.rowsLoops(), rows.rowLoops);
+  return idx;
+}
+
+/// The value operand `operand` of `op` has at the iteration `idx` (the
+/// thread's element `e`): from the kernel, or loaded from memory.
+Value RowKernel::read(ImplicitLocOpBuilder &b, linalg::LinalgOp op,
+                      OpOperand &operand, ArrayRef<Value> idx, size_t e) {
+  Location l = locate(op, operand, rowsOf[op]);
+  if (isWritten(l))
+    return l.access == Access::Row ? rowValues[l.base]
+                                   : elementValues[l.base][e];
+  SmallVector<Value> indices;
+  for (AffineExpr x : op.getMatchingIndexingMap(&operand).getResults()) {
+    if (auto d = dyn_cast<AffineDimExpr>(x))
+      indices.push_back(idx[d.getPosition()]);
+    else
+      indices.push_back(arith::ConstantIndexOp::create(
+          b, cast<AffineConstantExpr>(x).getValue()));
+  }
+  return memref::LoadOp::create(b, operand.get(), indices);
+}
+
+/// Records what `op` computes for its output `out` and, when an op outside
+/// the kernel reads that buffer, stores it: each thread its elements, the
+/// first thread a row's value.
+void RowKernel::write(ImplicitLocOpBuilder &b, linalg::LinalgOp op,
+                      OpOperand &out, ArrayRef<Value> idx, size_t e,
+                      Value value) {
+  Location l = locate(op, out, rowsOf[op]);
+  if (l.access == Access::Row)
+    rowValues[l.base] = value;
+  else
+    elementValues[l.base].push_back(value);
+  if (!usedOutside(l.base))
+    return;
+  OpBuilder::InsertionGuard guard(b);
+  if (l.access == Access::Row) {
+    Value first = arith::CmpIOp::create(
+        b, arith::CmpIPredicate::eq, thread,
+        arith::ConstantIndexOp::create(b, 0));
+    auto ifOp = scf::IfOp::create(b, TypeRange{}, first,
+                                  /*withElseRegion=*/false);
+    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  }
+  SmallVector<Value> indices;
+  for (AffineExpr x : op.getMatchingIndexingMap(&out).getResults()) {
+    if (auto d = dyn_cast<AffineDimExpr>(x))
+      indices.push_back(idx[d.getPosition()]);
+    else
+      indices.push_back(arith::ConstantIndexOp::create(
+          b, cast<AffineConstantExpr>(x).getValue()));
+  }
+  memref::StoreOp::create(b, value, out.get(), indices);
+}
+
+/// The body of an elementwise op for each element of the thread (once for
+/// an op over the rows alone).
+void RowKernel::emitElementwise(ImplicitLocOpBuilder &b,
+                                linalg::LinalgOp op) {
+  const OpRows &rows = rowsOf[op];
+  size_t count = rows.rowLoops ? elements.size() : 1;
+  for (size_t e = 0; e < count; ++e) {
+    SmallVector<Value> idx = loopIndices(b, rows, elements[e]);
+    IRMapping map;
+    for (OpOperand &operand : op->getOpOperands()) {
+      BlockArgument arg = op.getMatchingBlockArgument(&operand);
+      if (!arg.use_empty())
+        map.map(arg, read(b, op, operand, idx, e));
+    }
+    for (Operation &inner : op.getBlock()->without_terminator()) {
+      if (auto index = dyn_cast<linalg::IndexOp>(inner))
+        map.map(index.getResult(), idx[index.getDim()]);
+      else
+        b.clone(inner, map);
+    }
+    auto yield = cast<linalg::YieldOp>(op.getBlock()->getTerminator());
+    for (auto [out, v] : llvm::zip(op.getDpsInitsMutable(), yield.getValues()))
+      write(b, op, out, idx, e, map.lookupOrDefault(v));
+  }
+}
+
+/// Each thread folds its elements into a partial result with the op's
+/// body; the partial results meet in `scratchBuffer`.
+void RowKernel::emitReduction(ImplicitLocOpBuilder &b, linalg::LinalgOp op,
+                              Value scratchBuffer) {
+  const OpRows &rows = rowsOf[op];
+  OpOperand *init = op.getDpsInitOperand(0);
+  Value partial = arith::ConstantOp::create(
+      b, cast<TypedAttr>(fills[baseOf(init->get())]));
+  Block *body = op.getBlock();
+  SmallVector<Value> idx;
+  for (size_t e = 0; e < elements.size(); ++e) {
+    idx = loopIndices(b, rows, elements[e]);
+    IRMapping map;
+    for (OpOperand *operand : op.getDpsInputOperands()) {
+      BlockArgument arg = op.getMatchingBlockArgument(operand);
+      if (!arg.use_empty())
+        map.map(arg, read(b, op, *operand, idx, e));
+    }
+    map.map(body->getArguments().back(), partial);
+    for (Operation &inner : body->without_terminator()) {
+      if (auto index = dyn_cast<linalg::IndexOp>(inner))
+        map.map(index.getResult(), idx[index.getDim()]);
+      else
+        b.clone(inner, map);
+    }
+    partial = map.lookup(
+        cast<linalg::YieldOp>(body->getTerminator()).getOperand(0));
+  }
+  // A tree over the threads' partial results: at each step the first half
+  // of the threads still in it combines its values with the second half's.
+  Operation *combiner = combinerOf(op);
+  Value acc = body->getArguments().back();
+  Value other = combiner->getOperand(0) == acc ? combiner->getOperand(1)
+                                               : combiner->getOperand(0);
+  memref::StoreOp::create(b, partial, scratchBuffer, ValueRange{thread});
+  gpu::BarrierOp::create(b);
+  for (int64_t half = threads / 2; half >= 1; half /= 2) {
+    Value active = arith::CmpIOp::create(
+        b, arith::CmpIPredicate::ult, thread,
+        arith::ConstantIndexOp::create(b, half));
+    auto ifOp = scf::IfOp::create(b, TypeRange{}, active,
+                                  /*withElseRegion=*/false);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+      Value mine = memref::LoadOp::create(b, scratchBuffer, ValueRange{thread});
+      Value partner = arith::AddIOp::create(
+          b, thread, arith::ConstantIndexOp::create(b, half));
+      Value theirs =
+          memref::LoadOp::create(b, scratchBuffer, ValueRange{partner});
+      IRMapping map;
+      map.map(acc, mine);
+      map.map(other, theirs);
+      Value combined = b.clone(*combiner, map)->getResult(0);
+      memref::StoreOp::create(b, combined, scratchBuffer, ValueRange{thread});
+    }
+    gpu::BarrierOp::create(b);
+  }
+  Value result = memref::LoadOp::create(
+      b, scratchBuffer, ValueRange{arith::ConstantIndexOp::create(b, 0)});
+  // The result's indices use the rows' loops alone.
+  write(b, op, *init, idx, 0, result);
+}
+
+void RowKernel::build() {
+  Operation *last = ops.back();
+  ImplicitLocOpBuilder b(last->getLoc(), last);
+  MLIRContext *ctx = b.getContext();
+  auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, v); };
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  SmallVector<Type> scratchTypes;
+  for (Operation *op : ops)
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+        linalgOp && linalgOp.getNumReductionLoops() > 0)
+      scratchTypes.push_back(MemRefType::get(
+          {threads}, getElementTypeOrSelf(linalgOp.getDpsInits()[0].getType()),
+          MemRefLayoutAttrInterface{}, workgroup));
+  auto launch = gpu::LaunchOp::create(
+      b, c(shape.numRows), c(1), c(1), c(threads), c(1), c(1),
+      /*dynamicSharedMemorySize=*/{}, /*asyncTokenType=*/{},
+      /*asyncDependencies=*/{}, scratchTypes);
+  b.setInsertionPointToStart(&launch.getBody().front());
+  thread = launch.getThreadIds().x;
+  row = launch.getBlockIds().x;
+  for (int64_t e = 0; e < shape.rowSize / threads; ++e)
+    elements.push_back(arith::AddIOp::create(b, thread, c(e * threads)));
+  unsigned nextScratch = 0;
+  for (Operation *op : ops) {
+    if (isa<linalg::FillOp>(op))
+      continue;
+    auto linalgOp = cast<linalg::LinalgOp>(op);
+    if (linalgOp.getNumReductionLoops() > 0)
+      emitReduction(b, linalgOp,
+                    launch.getWorkgroupAttributions()[nextScratch++]);
+    else
+      emitElementwise(b, linalgOp);
+  }
+  gpu::TerminatorOp::create(b);
+  for (Operation *op : llvm::reverse(ops))
+    op->erase();
+}
+
+struct RowKernelsPass
+    : PassWrapper<RowKernelsPass, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(RowKernelsPass)
+  StringRef getArgument() const override { return "onnx-tosa-row-kernels"; }
+  StringRef getDescription() const override {
+    return "Row reductions and the ops around them on the same rows become "
+           "one kernel with a workgroup per row";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<arith::ArithDialect, gpu::GPUDialect,
+                    memref::MemRefDialect, scf::SCFDialect>();
+  }
+  void runOnOperation() override {
+    Block &block = getOperation().getBody().front();
+    SmallVector<Operation *> order;
+    for (Operation &op : block)
+      order.push_back(&op);
+    DenseSet<Operation *> taken;
+    // Ops in `taken` may have been erased: they are looked at no further.
+    for (size_t i = 0; i < order.size(); ++i) {
+      if (taken.contains(order[i]))
+        continue;
+      auto seed = dyn_cast<linalg::LinalgOp>(order[i]);
+      if (!seed || !seed.hasPureBufferSemantics())
+        continue;
+      auto reduction = rowReductionShape(seed);
+      if (!reduction)
+        continue;
+      RowShape shape = reduction->first;
+      // The first op of the run of row-compatible ops around the seed.
+      size_t first = i;
+      for (size_t j = i; j-- > 0;) {
+        Operation *op = order[j];
+        if (taken.contains(op))
+          break;
+        if (isNeutral(op))
+          continue;
+        auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+        if (!linalgOp ||
+            (!isa<linalg::FillOp>(op) && !opRows(linalgOp, shape)))
+          break;
+        first = j;
+      }
+      // Grow the kernel from there, op by op, as long as each fits; if
+      // one before the seed does not, start again after it.
+      std::optional<RowKernel> kernel;
+      size_t start = first;
+      while (true) {
+        kernel.emplace(shape);
+        size_t j = start;
+        for (; j < order.size(); ++j) {
+          Operation *op = order[j];
+          if (taken.contains(op))
+            break;
+          if (isNeutral(op) && !isa<linalg::LinalgOp>(op))
+            continue;
+          if (!kernel->accepts(op))
+            break;
+          kernel->add(op);
+        }
+        if (j > i || start >= i)
+          break;
+        start = j + 1;
+      }
+      if (!kernel->hasReduction() ||
+          !llvm::is_contained(kernel->members(), seed.getOperation()))
+        continue;
+      for (Operation *op : kernel->members())
+        taken.insert(op);
+      kernel->build();
+    }
+  }
+};
+
+} // namespace
+
+bool isRowReduction(Operation *operation) {
+  auto op = dyn_cast<linalg::LinalgOp>(operation);
+  if (!op)
+    return false;
+  if (!rowReductionShape(op))
+    return false;
+  auto fill = op.getDpsInits()[0].getDefiningOp<linalg::FillOp>();
+  return fill && fillValue(fill) &&
+         partialsMayStartAt(combinerOf(op), fillValue(fill));
+}
+
+std::unique_ptr<Pass> createRowKernelsPass() {
+  return std::make_unique<RowKernelsPass>();
+}
+
+} // namespace onnx_tosa

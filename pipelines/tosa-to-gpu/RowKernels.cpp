@@ -454,6 +454,21 @@ SmallVector<Value> RowKernel::loopIndices(ImplicitLocOpBuilder &b,
   return idx;
 }
 
+/// The buffer indices `map` gives for the loop indices `idx` (its results
+/// are loops and constants).
+SmallVector<Value> indicesOf(ImplicitLocOpBuilder &b, AffineMap map,
+                             ArrayRef<Value> idx) {
+  SmallVector<Value> indices;
+  for (AffineExpr x : map.getResults()) {
+    if (auto d = dyn_cast<AffineDimExpr>(x))
+      indices.push_back(idx[d.getPosition()]);
+    else
+      indices.push_back(arith::ConstantIndexOp::create(
+          b, cast<AffineConstantExpr>(x).getValue()));
+  }
+  return indices;
+}
+
 /// The value operand `operand` of `op` has at the iteration `idx` (the
 /// thread's element `e`): from the kernel, or loaded from memory.
 Value RowKernel::read(ImplicitLocOpBuilder &b, linalg::LinalgOp op,
@@ -462,15 +477,9 @@ Value RowKernel::read(ImplicitLocOpBuilder &b, linalg::LinalgOp op,
   if (isWritten(l))
     return l.access == Access::Row ? rowValues[l.base]
                                    : elementValues[l.base][e];
-  SmallVector<Value> indices;
-  for (AffineExpr x : op.getMatchingIndexingMap(&operand).getResults()) {
-    if (auto d = dyn_cast<AffineDimExpr>(x))
-      indices.push_back(idx[d.getPosition()]);
-    else
-      indices.push_back(arith::ConstantIndexOp::create(
-          b, cast<AffineConstantExpr>(x).getValue()));
-  }
-  return memref::LoadOp::create(b, operand.get(), indices);
+  return memref::LoadOp::create(
+      b, operand.get(),
+      indicesOf(b, op.getMatchingIndexingMap(&operand), idx));
 }
 
 /// Records what `op` computes for its output `out` and, when an op outside
@@ -480,10 +489,15 @@ void RowKernel::write(ImplicitLocOpBuilder &b, linalg::LinalgOp op,
                       OpOperand &out, ArrayRef<Value> idx, size_t e,
                       Value value) {
   Location l = locate(op, out, rowsOf[op]);
-  if (l.access == Access::Row)
+  if (l.access == Access::Row) {
     rowValues[l.base] = value;
-  else
-    elementValues[l.base].push_back(value);
+  } else {
+    // A later op may write the same elements again: its values replace
+    // the earlier ones.
+    SmallVector<Value> &slots = elementValues[l.base];
+    slots.resize(elements.size());
+    slots[e] = value;
+  }
   if (!usedOutside(l.base))
     return;
   OpBuilder::InsertionGuard guard(b);
@@ -495,15 +509,8 @@ void RowKernel::write(ImplicitLocOpBuilder &b, linalg::LinalgOp op,
                                   /*withElseRegion=*/false);
     b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
   }
-  SmallVector<Value> indices;
-  for (AffineExpr x : op.getMatchingIndexingMap(&out).getResults()) {
-    if (auto d = dyn_cast<AffineDimExpr>(x))
-      indices.push_back(idx[d.getPosition()]);
-    else
-      indices.push_back(arith::ConstantIndexOp::create(
-          b, cast<AffineConstantExpr>(x).getValue()));
-  }
-  memref::StoreOp::create(b, value, out.get(), indices);
+  memref::StoreOp::create(b, value, out.get(),
+                          indicesOf(b, op.getMatchingIndexingMap(&out), idx));
 }
 
 /// The body of an elementwise op for each element of the thread (once for

@@ -1,5 +1,6 @@
 //===- Pipeline.cpp - Assembles the TOSA → gpu pipelines ------------------===//
 #include "TosaToGpu.h"
+#include "KernelBodies.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -97,10 +98,7 @@ struct KernelArgsNoAliasPass
       for (Value arg : launch.getKernelOperands()) {
         if (!isa<MemRefType>(arg.getType()))
           continue;
-        Value root = arg;
-        while (auto view = root.getDefiningOp<ViewLikeOpInterface>())
-          root = view.getViewSource();
-        if (!roots.insert(root).second)
+        if (!roots.insert(viewSource(arg)).second)
           if (Operation *kernel =
                   SymbolTable::lookupNearestSymbolFrom(launch,
                                                        launch.getKernel()))
@@ -214,6 +212,39 @@ struct PrivateInitsPass
 };
 
 } // namespace
+
+Value viewSource(Value buffer) {
+  while (auto view = buffer.getDefiningOp<ViewLikeOpInterface>())
+    buffer = view.getViewSource();
+  return buffer;
+}
+
+SmallVector<Value> mapIndices(OpBuilder &b, Location loc, AffineMap map,
+                              ArrayRef<Value> loops) {
+  SmallVector<Value> indices;
+  for (AffineExpr e : map.getResults()) {
+    if (auto d = dyn_cast<AffineDimExpr>(e))
+      indices.push_back(loops[d.getPosition()]);
+    else
+      indices.push_back(arith::ConstantIndexOp::create(
+          b, loc, cast<AffineConstantExpr>(e).getValue()));
+  }
+  return indices;
+}
+
+SmallVector<Value> cloneBody(OpBuilder &b, linalg::LinalgOp op,
+                             IRMapping &map, ArrayRef<Value> loops) {
+  for (Operation &inner : op.getBlock()->without_terminator()) {
+    if (auto index = dyn_cast<linalg::IndexOp>(inner))
+      map.map(index.getResult(), loops[index.getDim()]);
+    else
+      b.clone(inner, map);
+  }
+  SmallVector<Value> yielded;
+  for (Value v : op.getBlock()->getTerminator()->getOperands())
+    yielded.push_back(map.lookupOrDefault(v));
+  return yielded;
+}
 
 void addPassPipeline(OpPassManager &pm, StringRef pipeline) {
   std::string err;

@@ -30,6 +30,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "TosaToGpu.h"
+#include "KernelBodies.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -205,13 +206,6 @@ Attribute fillValue(linalg::FillOp fill) {
   return value;
 }
 
-/// The buffer a view is of.
-Value baseOf(Value v) {
-  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
-    v = view.getViewSource();
-  return v;
-}
-
 /// Where in its buffer an op's operand is accessed, seen from the kernel:
 /// at element j of row r (offset r * rowSize + j of the dense buffer it is
 /// a reshape of), at row r (offset r), or otherwise.
@@ -231,7 +225,7 @@ Location locate(linalg::LinalgOp op, OpOperand &operand, const OpRows &rows) {
     auto t = dyn_cast<MemRefType>(x.getType());
     return t && t.hasStaticShape() && t.getLayout().isIdentity();
   };
-  Location other{baseOf(v), Access::Other};
+  Location other{viewSource(v), Access::Other};
   // A chain of reshapes of a dense buffer keeps the row-major order.
   Value base = v;
   while (Operation *def = base.getDefiningOp()) {
@@ -342,7 +336,7 @@ bool RowKernel::accepts(Operation *op) {
       return false;
     Value out = fill.getDpsInits()[0];
     auto type = cast<MemRefType>(out.getType());
-    Value base = baseOf(out);
+    Value base = viewSource(out);
     return type.hasStaticShape() && type.getNumElements() == shape.numRows &&
            !readBases.contains(base) && !writtenBases.contains(base);
   }
@@ -357,7 +351,7 @@ bool RowKernel::accepts(Operation *op) {
     // Its accumulator starts at a fill of this kernel and holds a value
     // per row.
     OpOperand *init = linalgOp.getDpsInitOperand(0);
-    auto fill = fills.find(baseOf(init->get()));
+    auto fill = fills.find(viewSource(init->get()));
     if (fill == fills.end() ||
         !partialsMayStartAt(combinerOf(linalgOp), fill->second) ||
         locate(linalgOp, *init, *rows).access != Access::Row)
@@ -382,8 +376,8 @@ bool RowKernel::accepts(Operation *op) {
   // Nor may it write what it reads from memory itself.
   for (OpOperand *in : linalgOp.getDpsInputOperands())
     for (Value out : linalgOp.getDpsInits())
-      if (baseOf(out) == baseOf(in->get()) &&
-          !writtenBases.contains(baseOf(out)))
+      if (viewSource(out) == viewSource(in->get()) &&
+          !writtenBases.contains(viewSource(out)))
         return false;
   return true;
 }
@@ -391,7 +385,7 @@ bool RowKernel::accepts(Operation *op) {
 void RowKernel::add(Operation *op) {
   ops.push_back(op);
   if (auto fill = dyn_cast<linalg::FillOp>(op)) {
-    Value base = baseOf(fill.getDpsInits()[0]);
+    Value base = viewSource(fill.getDpsInits()[0]);
     fills[base] = fillValue(fill);
     writtenBases.insert(base);
     return;
@@ -454,21 +448,6 @@ SmallVector<Value> RowKernel::loopIndices(ImplicitLocOpBuilder &b,
   return idx;
 }
 
-/// The buffer indices `map` gives for the loop indices `idx` (its results
-/// are loops and constants).
-SmallVector<Value> indicesOf(ImplicitLocOpBuilder &b, AffineMap map,
-                             ArrayRef<Value> idx) {
-  SmallVector<Value> indices;
-  for (AffineExpr x : map.getResults()) {
-    if (auto d = dyn_cast<AffineDimExpr>(x))
-      indices.push_back(idx[d.getPosition()]);
-    else
-      indices.push_back(arith::ConstantIndexOp::create(
-          b, cast<AffineConstantExpr>(x).getValue()));
-  }
-  return indices;
-}
-
 /// The value operand `operand` of `op` has at the iteration `idx` (the
 /// thread's element `e`): from the kernel, or loaded from memory.
 Value RowKernel::read(ImplicitLocOpBuilder &b, linalg::LinalgOp op,
@@ -479,7 +458,7 @@ Value RowKernel::read(ImplicitLocOpBuilder &b, linalg::LinalgOp op,
                                    : elementValues[l.base][e];
   return memref::LoadOp::create(
       b, operand.get(),
-      indicesOf(b, op.getMatchingIndexingMap(&operand), idx));
+      mapIndices(b, b.getLoc(), op.getMatchingIndexingMap(&operand), idx));
 }
 
 /// Records what `op` computes for its output `out` and, when an op outside
@@ -510,7 +489,7 @@ void RowKernel::write(ImplicitLocOpBuilder &b, linalg::LinalgOp op,
     b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
   }
   memref::StoreOp::create(b, value, out.get(),
-                          indicesOf(b, op.getMatchingIndexingMap(&out), idx));
+                          mapIndices(b, b.getLoc(), op.getMatchingIndexingMap(&out), idx));
 }
 
 /// The body of an elementwise op for each element of the thread (once for
@@ -527,15 +506,9 @@ void RowKernel::emitElementwise(ImplicitLocOpBuilder &b,
       if (!arg.use_empty())
         map.map(arg, read(b, op, operand, idx, e));
     }
-    for (Operation &inner : op.getBlock()->without_terminator()) {
-      if (auto index = dyn_cast<linalg::IndexOp>(inner))
-        map.map(index.getResult(), idx[index.getDim()]);
-      else
-        b.clone(inner, map);
-    }
-    auto yield = cast<linalg::YieldOp>(op.getBlock()->getTerminator());
-    for (auto [out, v] : llvm::zip(op.getDpsInitsMutable(), yield.getValues()))
-      write(b, op, out, idx, e, map.lookupOrDefault(v));
+    for (auto [out, v] :
+         llvm::zip(op.getDpsInitsMutable(), cloneBody(b, op, map, idx)))
+      write(b, op, out, idx, e, v);
   }
 }
 
@@ -546,7 +519,7 @@ void RowKernel::emitReduction(ImplicitLocOpBuilder &b, linalg::LinalgOp op,
   const OpRows &rows = rowsOf[op];
   OpOperand *init = op.getDpsInitOperand(0);
   Value partial = arith::ConstantOp::create(
-      b, cast<TypedAttr>(fills[baseOf(init->get())]));
+      b, cast<TypedAttr>(fills[viewSource(init->get())]));
   Block *body = op.getBlock();
   SmallVector<Value> idx;
   for (size_t e = 0; e < elements.size(); ++e) {
@@ -558,14 +531,7 @@ void RowKernel::emitReduction(ImplicitLocOpBuilder &b, linalg::LinalgOp op,
         map.map(arg, read(b, op, *operand, idx, e));
     }
     map.map(body->getArguments().back(), partial);
-    for (Operation &inner : body->without_terminator()) {
-      if (auto index = dyn_cast<linalg::IndexOp>(inner))
-        map.map(index.getResult(), idx[index.getDim()]);
-      else
-        b.clone(inner, map);
-    }
-    partial = map.lookup(
-        cast<linalg::YieldOp>(body->getTerminator()).getOperand(0));
+    partial = cloneBody(b, op, map, idx).front();
   }
   // A tree over the threads' partial results: at each step the first half
   // of the threads still in it combines its values with the second half's.

@@ -42,6 +42,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "TosaToGpu.h"
+#include "KernelBodies.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -577,14 +578,6 @@ void KernelBuilder::applyEpilogue(int64_t rowBase) {
     dims[d] = d == 0 ? rest : ix.rem(rest, ranges[d]);
     rest = ix.div(rest, ranges[d]);
   }
-  auto indices = [&](AffineMap map) {
-    SmallVector<Value> result;
-    for (AffineExpr e : map.getResults())
-      result.push_back(isa<AffineDimExpr>(e)
-                           ? dims[cast<AffineDimExpr>(e).getPosition()]
-                           : ix.c(cast<AffineConstantExpr>(e).getValue()));
-    return result;
-  };
   Value accumulated;
   IRMapping map;
   for (OpOperand &operand : epilogue->getOpOperands()) {
@@ -599,19 +592,14 @@ void KernelBuilder::applyEpilogue(int64_t rowBase) {
     } else {
       v = memref::LoadOp::create(
           b, operand.get(),
-          indices(epilogue.getMatchingIndexingMap(&operand)));
+          mapIndices(b, b.getLoc(), epilogue.getMatchingIndexingMap(&operand),
+                     dims));
     }
     map.map(arg, v);
   }
-  for (Operation &op : epilogue.getBody()->without_terminator()) {
-    if (auto index = dyn_cast<linalg::IndexOp>(op))
-      map.map(index.getResult(), dims[index.getDim()]);
-    else
-      b.clone(op, map);
-  }
-  auto yield = cast<linalg::YieldOp>(epilogue.getBody()->getTerminator());
-  for (auto [value, out] : llvm::zip(yield.getValues(), epilogue.getDpsInits()))
-    memref::StoreOp::create(b, map.lookupOrDefault(value), out, dims);
+  for (auto [value, out] : llvm::zip(cloneBody(b, epilogue, map, dims),
+                                     epilogue.getDpsInits()))
+    memref::StoreOp::create(b, value, out, dims);
 }
 
 void KernelBuilder::build(Value aRoot, Value bRoot, Value cRoot,
@@ -699,19 +687,12 @@ void KernelBuilder::build(Value aRoot, Value bRoot, Value cRoot,
   gpu::TerminatorOp::create(b);
 }
 
-/// The allocation (or argument) a buffer is a view of.
-Value baseBuffer(Value v) {
-  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
-    v = view.getViewSource();
-  return v;
-}
-
 /// Whether `op` reads or writes buffer `base` (through any view of it).
 bool touches(Operation *op, Value base) {
   bool found = false;
   op->walk([&](Operation *inner) {
     for (Value v : inner->getOperands())
-      if (isa<MemRefType>(v.getType()) && baseBuffer(v) == base)
+      if (isa<MemRefType>(v.getType()) && viewSource(v) == base)
         found = true;
   });
   return found;
@@ -726,7 +707,7 @@ bool mayWriteAny(Operation *op, ArrayRef<Value> bases) {
   if (!linalgOp || !linalgOp.hasPureBufferSemantics())
     return true;
   return llvm::any_of(linalgOp.getDpsInits(), [&](Value init) {
-    return llvm::is_contained(bases, baseBuffer(init));
+    return llvm::is_contained(bases, viewSource(init));
   });
 }
 
@@ -736,7 +717,7 @@ constexpr int kSearchWindow = 16;
 /// The zero linalg.fill of `init` before `op` with no other use of its
 /// buffer between them, if there is one.
 linalg::FillOp zeroFillBefore(Operation *op, Value init) {
-  Value base = baseBuffer(init);
+  Value base = viewSource(init);
   Operation *prev = op->getPrevNode();
   for (int i = 0; prev && i < kSearchWindow;
        ++i, prev = prev->getPrevNode()) {
@@ -776,7 +757,7 @@ bool onlyUsedBy(Value root, ArrayRef<Operation *> users) {
 /// (`roots`); they are looked past, C being used by none of them.
 linalg::GenericOp epilogueOf(linalg::LinalgOp op, Value cRoot,
                              linalg::FillOp fill, ArrayRef<Value> roots) {
-  SmallVector<Value> inputs = {baseBuffer(roots[0]), baseBuffer(roots[1])};
+  SmallVector<Value> inputs = {viewSource(roots[0]), viewSource(roots[1])};
   Operation *next = op->getNextNode();
   for (int i = 0; next && i < kSearchWindow; ++i) {
     if (touches(next, cRoot))
@@ -808,12 +789,12 @@ linalg::GenericOp epilogueOf(linalg::LinalgOp op, Value cRoot,
   // Outputs may be views (the interior of the next convolution's padded
   // input): they are stored to through them.
   for (OpOperand &out : e.getDpsInitsMutable()) {
-    Value root = baseBuffer(out.get());
+    Value root = viewSource(out.get());
     if (!e.getMatchingIndexingMap(&out).isIdentity() ||
         !e.getMatchingBlockArgument(&out).use_empty() ||
         llvm::is_contained(inputs, root) ||
         llvm::any_of(e.getDpsInputs(),
-                     [&](Value in) { return baseBuffer(in) == root; }))
+                     [&](Value in) { return viewSource(in) == root; }))
       return {};
   }
   SmallVector<Operation *> users = {op, e};

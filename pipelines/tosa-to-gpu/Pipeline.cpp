@@ -288,8 +288,10 @@ void buildTosaToLinalgPipeline(OpPassManager &pm,
                   "convert-elementwise-to-linalg),canonicalize");
   pm.addNestedPass<func::FuncOp>(createFuseElementwisePass());
   addPassPipeline(pm, "canonicalize,cse");
-  if (options.tensorCores) {
-    pm.addNestedPass<func::FuncOp>(createSelectTensorCoreOpsPass(options.tf32));
+  if (options.tensorCores || options.simtGemm) {
+    pm.addNestedPass<func::FuncOp>(createSelectTensorCoreOpsPass(
+        options.tensorCores, options.tensorCores && options.tf32,
+        options.simtGemm));
     // The biases the selection moved out of the accumulators join the
     // elementwise ops after the contractions (which become their epilogues).
     pm.addNestedPass<func::FuncOp>(createFuseElementwisePass(false));

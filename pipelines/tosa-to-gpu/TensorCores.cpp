@@ -63,20 +63,30 @@ namespace onnx_tosa {
 namespace {
 
 constexpr StringLiteral kMarker = "onnx_tosa.tensor_cores";
+constexpr StringLiteral kSimtMarker = "onnx_tosa.simt_gemm";
 
 constexpr int64_t kFragment = 16; // WMMA m16n16k16 (f16), m16n16k8 (tf32)
+constexpr int64_t kGroup = 4;     // CUDA cores: 4x4 elements, float4 reads
 constexpr int64_t kWarpSize = 32;
 constexpr int64_t kTileK = 32;    // K elements per shared-memory step
 constexpr int64_t kBytes = 16;    // global loads; shared-memory row padding
 constexpr int64_t kCPadding = 4;  // floats added to each row of staged C
 constexpr int64_t kSmCount = 132;  // H100/H200 streaming multiprocessors
 
-/// A block's shape: warpsM x warpsN warps, each fragsM x fragsN fragments.
+/// A block's shape. On tensor cores: unitsM x unitsN warps, each perM x perN
+/// fragments of 16x16. On CUDA cores (`simt`): unitsM x unitsN threads, each
+/// perM x perN groups of 4x4 elements; a thread's groups are a band of
+/// unitsM x 4 rows (unitsN x 4 columns) apart, so that the threads of a warp
+/// read neighbouring vectors of workgroup memory.
 struct Tiling {
-  int64_t warpsM, warpsN, fragsM, fragsN;
-  int64_t tileM() const { return warpsM * fragsM * kFragment; }
-  int64_t tileN() const { return warpsN * fragsN * kFragment; }
-  int64_t threads() const { return warpsM * warpsN * kWarpSize; }
+  int64_t unitsM, unitsN, perM, perN;
+  bool simt = false;
+  int64_t unit() const { return simt ? kGroup : kFragment; }
+  int64_t tileM() const { return unitsM * perM * unit(); }
+  int64_t tileN() const { return unitsN * perN * unit(); }
+  int64_t threads() const {
+    return unitsM * unitsN * (simt ? 1 : kWarpSize);
+  }
 };
 
 /// A contraction as a batch of GEMMs C[b] += A[b] x B[b], C and B dense
@@ -234,15 +244,21 @@ std::optional<Gemm> gemmOf(Operation *op) {
 /// (rows need not divide M: the last row tile is then cut); the smallest
 /// when none fills the GPU. None when K or N do not divide. With `large`,
 /// f16 GEMMs big enough for them may get 128x128 tiles (8 warps of 32x64):
-/// twice the products per byte loaded of 64x64 ones.
-std::optional<Tiling> chooseTiling(const Gemm &g, bool large = false) {
+/// twice the products per byte loaded of 64x64 ones. On CUDA cores
+/// (`simt`) a thread computes 8x8 elements in large tiles and 4x4 in the
+/// smaller ones, down to a one-warp 16x32 tile for GEMMs with few rows.
+std::optional<Tiling> chooseTiling(const Gemm &g, bool simt,
+                                   bool large = false) {
   if (g.k % kTileK != 0)
     return std::nullopt;
-  const Tiling candidates[] = {
+  static const Tiling tensorCores[] = {
       {4, 2, 2, 4}, {2, 2, 2, 2}, {2, 2, 1, 2}, {2, 2, 1, 1}};
+  static const Tiling cudaCores[] = {
+      {16, 16, 2, 2, true}, {8, 16, 2, 2, true}, {16, 16, 1, 1, true},
+      {8, 16, 1, 1, true},  {8, 8, 1, 1, true},  {4, 8, 1, 1, true}};
   std::optional<Tiling> best, smallest;
-  for (const Tiling &t : candidates) {
-    if (t.threads() > 128 && !(large && g.element.isF16()))
+  for (const Tiling &t : simt ? ArrayRef(cudaCores) : ArrayRef(tensorCores)) {
+    if (!simt && t.threads() > 128 && !(large && g.element.isF16()))
       continue;
     if (g.n % t.tileN() != 0)
       continue;
@@ -371,36 +387,57 @@ private:
   IndexBuilder ix;
   const Gemm &g;
   const Tiling &t;
-  // Inside the launch.
-  Value thread, batch, m0, n0, warpM, warpN, a, bm, c, smemA, smemB, smemC;
+  // Inside the launch. unitM/unitN: where the warp's (tensor cores) or the
+  // thread's (CUDA cores) first fragment or group is in the block's tile.
+  Value thread, batch, m0, n0, unitM, unitN, a, bm, c, smemA, smemB, smemC;
   Value cRoot;
   bool edge = false; // the last row tile is cut
   linalg::GenericOp epilogue;
 
   int64_t vec() const { return vectorWidth(g.element); }
   int64_t fragK() const { return g.element.isF16() ? 16 : 8; }
-  int64_t ldA() const { return kTileK + vec(); }
+  /// Tensor cores read the A tile as [row][k]; CUDA cores as [k][row]
+  /// (transposed as it is staged), so that a thread's 4 rows at one k are
+  /// one vector.
+  int64_t ldA() const { return t.simt ? t.tileM() + vec() : kTileK + vec(); }
   int64_t ldB() const { return t.tileN() + vec(); }
   int64_t ldC() const { return t.tileN() + kCPadding; }
   /// Rows of C staged in workgroup memory at a time: the whole tile, or
   /// for large tiles one warp row's (a 128x128 f32 tile alone would take
   /// more than the 48 KiB of static workgroup memory).
   int64_t slabRows() const {
-    return t.threads() > 128 ? t.fragsM * kFragment : t.tileM();
+    return t.threads() > 128 ? t.perM * kFragment : t.tileM();
   }
   int64_t slabs() const { return t.tileM() / slabRows(); }
+  /// The tile row (column) where this warp's or thread's fragment or group
+  /// `i` starts.
+  Value rowOf(int64_t i) {
+    return ix.add(unitM, i * (t.simt ? t.unitsM * kGroup : kFragment));
+  }
+  Value colOf(int64_t j) {
+    return ix.add(unitN, j * (t.simt ? t.unitsN * kGroup : kFragment));
+  }
   Value cOffset(Value row, Value col) {
     return ix.add(ix.mul(batch, g.m * g.n), ix.add(ix.mul(row, g.n), col));
   }
   struct TilePiece {
     Value value, shared, row, col;
+    bool transposed;
   };
   SmallVector<TilePiece> loadTiles(Value k0);
   void storeTiles(ArrayRef<TilePiece> pieces);
   void copyC(bool toShared, int64_t rowBase = 0);
   SmallVector<Value> initialAccumulators(bool zeroInit);
+  SmallVector<Value> multiply(ValueRange acc);
   void store(ValueRange acc);
   void applyEpilogue(int64_t rowBase);
+  void epilogueAt(Value m, Value n, function_ref<Value()> accumulated);
+  // CUDA cores: the accumulators are vectors of 4 columns, one per row of
+  // each of the thread's groups: (i * 4 + r) * perN + j for row r of group
+  // row i, group column j.
+  SmallVector<Value> simtAccumulators(bool zeroInit);
+  SmallVector<Value> multiplySimt(ValueRange acc);
+  void storeSimt(ValueRange acc);
 };
 
 /// Loads the A and B tiles at K offset `k0` from global memory, each thread
@@ -408,7 +445,8 @@ private:
 SmallVector<KernelBuilder::TilePiece> KernelBuilder::loadTiles(Value k0) {
   SmallVector<TilePiece> pieces;
   auto vecType = VectorType::get({vec()}, g.element);
-  auto load = [&](int64_t rows, int64_t cols, Value shared, auto source) {
+  auto load = [&](int64_t rows, int64_t cols, Value shared, bool transposed,
+                  auto source) {
     int64_t perRow = cols / vec();
     for (int64_t i = 0; i < rows * perRow / t.threads(); ++i) {
       Value idx = ix.add(thread, i * t.threads());
@@ -417,16 +455,16 @@ SmallVector<KernelBuilder::TilePiece> KernelBuilder::loadTiles(Value k0) {
       auto [memory, offset] = source(row, col);
       Value v = vector::LoadOp::create(b, vecType, memory, ValueRange{offset},
                                        /*nontemporal=*/false, llvm::Align(16));
-      pieces.push_back({v, shared, row, col});
+      pieces.push_back({v, shared, row, col, transposed});
     }
   };
-  load(t.tileM(), kTileK, smemA, [&](Value row, Value col) {
+  load(t.tileM(), kTileK, smemA, t.simt, [&](Value row, Value col) {
     Value m = ix.add(m0, row);
     if (edge) // rows past the end read the last row; they are not stored
       m = ix.min(m, g.m - 1);
     return std::make_pair(a, aOffset(ix, g, batch, m, ix.add(k0, col)));
   });
-  load(kTileK, t.tileN(), smemB, [&](Value row, Value col) {
+  load(kTileK, t.tileN(), smemB, false, [&](Value row, Value col) {
     Value offset = ix.add(ix.mul(batch, g.k * g.n),
                           ix.add(ix.mul(ix.add(k0, row), g.n),
                                  ix.add(n0, col)));
@@ -436,9 +474,16 @@ SmallVector<KernelBuilder::TilePiece> KernelBuilder::loadTiles(Value k0) {
 }
 
 void KernelBuilder::storeTiles(ArrayRef<TilePiece> pieces) {
-  for (const TilePiece &p : pieces)
-    vector::StoreOp::create(b, p.value, p.shared, ValueRange{p.row, p.col},
-                            /*nontemporal=*/false, llvm::Align(16));
+  for (const TilePiece &p : pieces) {
+    if (!p.transposed) {
+      vector::StoreOp::create(b, p.value, p.shared, ValueRange{p.row, p.col},
+                              /*nontemporal=*/false, llvm::Align(16));
+      continue;
+    }
+    for (int64_t e = 0; e < vec(); ++e)
+      memref::StoreOp::create(b, vector::ExtractOp::create(b, p.value, e),
+                              p.shared, ValueRange{ix.add(p.col, e), p.row});
+  }
 }
 
 /// The block's tile of C between global memory and `smemC`, 4 floats per
@@ -483,17 +528,16 @@ SmallVector<Value> KernelBuilder::initialAccumulators(bool zeroInit) {
   if (zeroInit) {
     Value zero = gpu::SubgroupMmaConstantMatrixOp::create(
         b, fragC, arith::ConstantOp::create(b, b.getF32FloatAttr(0.0f)));
-    init.assign(t.fragsM * t.fragsN, zero);
+    init.assign(t.perM * t.perN, zero);
     return init;
   }
   if (edge) {
     copyC(/*toShared=*/true);
     gpu::BarrierOp::create(b);
   }
-  for (int64_t i = 0; i < t.fragsM; ++i)
-    for (int64_t j = 0; j < t.fragsN; ++j) {
-      Value row = ix.add(warpM, i * kFragment);
-      Value col = ix.add(warpN, j * kFragment);
+  for (int64_t i = 0; i < t.perM; ++i)
+    for (int64_t j = 0; j < t.perN; ++j) {
+      Value row = rowOf(i), col = colOf(j);
       init.push_back(
           edge ? gpu::SubgroupMmaLoadMatrixOp::create(
                      b, fragC, smemC, ValueRange{row, col},
@@ -506,17 +550,40 @@ SmallVector<Value> KernelBuilder::initialAccumulators(bool zeroInit) {
   return init;
 }
 
+/// One K step's products on tensor cores, fragments loaded from the staged
+/// tiles.
+SmallVector<Value> KernelBuilder::multiply(ValueRange accumulators) {
+  auto fragA = gpu::MMAMatrixType::get({kFragment, fragK()}, g.element, "AOp");
+  auto fragB = gpu::MMAMatrixType::get({fragK(), kFragment}, g.element, "BOp");
+  SmallVector<Value> acc(accumulators);
+  for (int64_t kk = 0; kk < kTileK; kk += fragK()) {
+    SmallVector<Value> as, bs;
+    for (int64_t i = 0; i < t.perM; ++i)
+      as.push_back(gpu::SubgroupMmaLoadMatrixOp::create(
+          b, fragA, smemA, ValueRange{rowOf(i), ix.c(kk)},
+          b.getIndexAttr(ldA()), UnitAttr{}));
+    for (int64_t j = 0; j < t.perN; ++j)
+      bs.push_back(gpu::SubgroupMmaLoadMatrixOp::create(
+          b, fragB, smemB, ValueRange{ix.c(kk), colOf(j)},
+          b.getIndexAttr(ldB()), UnitAttr{}));
+    for (int64_t i = 0; i < t.perM; ++i)
+      for (int64_t j = 0; j < t.perN; ++j) {
+        Value &d = acc[i * t.perN + j];
+        d = gpu::SubgroupMmaComputeOp::create(b, as[i], bs[j], d, UnitAttr{},
+                                              UnitAttr{});
+      }
+  }
+  return acc;
+}
+
 void KernelBuilder::store(ValueRange acc) {
   if (!edge && !epilogue) {
-    for (int64_t i = 0; i < t.fragsM; ++i)
-      for (int64_t j = 0; j < t.fragsN; ++j) {
-        Value row = ix.add(warpM, i * kFragment);
-        Value col = ix.add(warpN, j * kFragment);
+    for (int64_t i = 0; i < t.perM; ++i)
+      for (int64_t j = 0; j < t.perN; ++j)
         gpu::SubgroupMmaStoreMatrixOp::create(
-            b, acc[i * t.fragsN + j], c,
-            ValueRange{cOffset(ix.add(m0, row), ix.add(n0, col))},
+            b, acc[i * t.perN + j], c,
+            ValueRange{cOffset(ix.add(m0, rowOf(i)), ix.add(n0, colOf(j)))},
             b.getIndexAttr(g.n), UnitAttr{});
-      }
     return;
   }
   // Staged through workgroup memory one slab of rows at a time: the warps
@@ -525,19 +592,18 @@ void KernelBuilder::store(ValueRange acc) {
   for (int64_t s = 0; s < slabs(); ++s) {
     OpBuilder::InsertionGuard guard(b);
     if (slabs() > 1) {
-      Value mine = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, warpM,
+      Value mine = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, unitM,
                                          ix.c(s * slabRows()));
       auto ifOp = scf::IfOp::create(b, TypeRange{}, mine,
                                     /*withElseRegion=*/false);
       b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
     }
-    Value slabRow = ix.add(warpM, -s * slabRows());
-    for (int64_t i = 0; i < t.fragsM; ++i)
-      for (int64_t j = 0; j < t.fragsN; ++j)
+    Value slabRow = ix.add(unitM, -s * slabRows());
+    for (int64_t i = 0; i < t.perM; ++i)
+      for (int64_t j = 0; j < t.perN; ++j)
         gpu::SubgroupMmaStoreMatrixOp::create(
-            b, acc[i * t.fragsN + j], smemC,
-            ValueRange{ix.add(slabRow, i * kFragment),
-                       ix.add(warpN, j * kFragment)},
+            b, acc[i * t.perN + j], smemC,
+            ValueRange{ix.add(slabRow, i * kFragment), colOf(j)},
             b.getIndexAttr(ldC()), UnitAttr{});
     if (slabs() > 1)
       b.setInsertionPointAfter(b.getInsertionBlock()->getParentOp());
@@ -552,11 +618,8 @@ void KernelBuilder::store(ValueRange acc) {
 }
 
 /// The epilogue's body for each element of the block's tile of C (staged in
-/// `smemC`), neighbouring threads on neighbouring columns: its other inputs
-/// read at the element's indices through their indexing maps, its results
-/// stored to its outputs.
+/// `smemC`), neighbouring threads on neighbouring columns.
 void KernelBuilder::applyEpilogue(int64_t rowBase) {
-  SmallVector<int64_t> ranges = epilogue.getStaticLoopRanges();
   auto loop = scf::ForOp::create(b, thread, ix.c(slabRows() * t.tileN()),
                                  ix.c(t.threads()));
   OpBuilder::InsertionGuard guard(b);
@@ -570,15 +633,26 @@ void KernelBuilder::applyEpilogue(int64_t rowBase) {
                                     /*withElseRegion=*/false);
     b.setInsertionPoint(inside.thenBlock()->getTerminator());
   }
+  epilogueAt(m, ix.add(n0, col), [&]() -> Value {
+    return memref::LoadOp::create(b, smemC, ValueRange{row, col});
+  });
+}
+
+/// The epilogue's body for element (m, n) of C, whose accumulated value
+/// `accumulated` gives: its other inputs read at the element's indices
+/// through their indexing maps, its results stored to its outputs.
+void KernelBuilder::epilogueAt(Value m, Value n,
+                               function_ref<Value()> accumulated) {
+  SmallVector<int64_t> ranges = epilogue.getStaticLoopRanges();
   // C's element (batch, m, n) is element `flat` of its buffer, and the
   // epilogue iterates over C's shape in the same row-major order.
-  Value rest = cOffset(m, ix.add(n0, col));
+  Value rest = cOffset(m, n);
   SmallVector<Value> dims(ranges.size());
   for (int64_t d = ranges.size() - 1; d >= 0; --d) {
     dims[d] = d == 0 ? rest : ix.rem(rest, ranges[d]);
     rest = ix.div(rest, ranges[d]);
   }
-  Value accumulated;
+  Value value;
   IRMapping map;
   for (OpOperand &operand : epilogue->getOpOperands()) {
     BlockArgument arg = epilogue.getMatchingBlockArgument(&operand);
@@ -586,9 +660,9 @@ void KernelBuilder::applyEpilogue(int64_t rowBase) {
       continue;
     Value v;
     if (denseRoot(operand.get()) == cRoot) {
-      if (!accumulated)
-        accumulated = memref::LoadOp::create(b, smemC, ValueRange{row, col});
-      v = accumulated;
+      if (!value)
+        value = accumulated();
+      v = value;
     } else {
       v = memref::LoadOp::create(
           b, operand.get(),
@@ -597,9 +671,89 @@ void KernelBuilder::applyEpilogue(int64_t rowBase) {
     }
     map.map(arg, v);
   }
-  for (auto [value, out] : llvm::zip(cloneBody(b, epilogue, map, dims),
-                                     epilogue.getDpsInits()))
-    memref::StoreOp::create(b, value, out, dims);
+  for (auto [result, out] : llvm::zip(cloneBody(b, epilogue, map, dims),
+                                      epilogue.getDpsInits()))
+    memref::StoreOp::create(b, result, out, dims);
+}
+
+SmallVector<Value> KernelBuilder::simtAccumulators(bool zeroInit) {
+  auto v4 = VectorType::get({kGroup}, b.getF32Type());
+  int64_t count = t.perM * kGroup * t.perN;
+  if (zeroInit)
+    return SmallVector<Value>(
+        count, arith::ConstantOp::create(
+                   b, DenseElementsAttr::get(v4, b.getF32FloatAttr(0))));
+  SmallVector<Value> init;
+  for (int64_t i = 0; i < t.perM; ++i)
+    for (int64_t r = 0; r < kGroup; ++r) {
+      Value m = ix.add(ix.add(m0, rowOf(i)), r);
+      if (edge) // rows past the end are never stored
+        m = ix.min(m, g.m - 1);
+      for (int64_t j = 0; j < t.perN; ++j)
+        init.push_back(vector::LoadOp::create(
+            b, v4, c, ValueRange{cOffset(m, ix.add(n0, colOf(j)))},
+            /*nontemporal=*/false, llvm::Align(16)));
+    }
+  return init;
+}
+
+/// One K step's products on CUDA cores: per k, the thread's 4-row vectors
+/// of A and 4-column vectors of B from the staged tiles, and an outer
+/// product of fused multiply-adds.
+SmallVector<Value> KernelBuilder::multiplySimt(ValueRange accumulators) {
+  auto v4 = VectorType::get({kGroup}, b.getF32Type());
+  SmallVector<Value> acc(accumulators);
+  for (int64_t kk = 0; kk < kTileK; ++kk) {
+    SmallVector<Value> as, bs;
+    for (int64_t i = 0; i < t.perM; ++i)
+      as.push_back(vector::LoadOp::create(b, v4, smemA,
+                                          ValueRange{ix.c(kk), rowOf(i)},
+                                          /*nontemporal=*/false,
+                                          llvm::Align(16)));
+    for (int64_t j = 0; j < t.perN; ++j)
+      bs.push_back(vector::LoadOp::create(b, v4, smemB,
+                                          ValueRange{ix.c(kk), colOf(j)},
+                                          /*nontemporal=*/false,
+                                          llvm::Align(16)));
+    for (int64_t i = 0; i < t.perM; ++i)
+      for (int64_t r = 0; r < kGroup; ++r) {
+        Value ar = vector::BroadcastOp::create(
+            b, v4, vector::ExtractOp::create(b, as[i], r));
+        for (int64_t j = 0; j < t.perN; ++j) {
+          Value &d = acc[(i * kGroup + r) * t.perN + j];
+          d = vector::FMAOp::create(b, ar, bs[j], d);
+        }
+      }
+  }
+  return acc;
+}
+
+/// Each thread stores its own elements (4 columns at a time), or computes
+/// the epilogue on them, only the rows that exist.
+void KernelBuilder::storeSimt(ValueRange acc) {
+  for (int64_t i = 0; i < t.perM; ++i)
+    for (int64_t r = 0; r < kGroup; ++r) {
+      OpBuilder::InsertionGuard guard(b);
+      Value m = ix.add(ix.add(m0, rowOf(i)), r);
+      if (edge) {
+        auto inside = scf::IfOp::create(b, TypeRange{}, ix.lt(m, g.m),
+                                        /*withElseRegion=*/false);
+        b.setInsertionPoint(inside.thenBlock()->getTerminator());
+      }
+      for (int64_t j = 0; j < t.perN; ++j) {
+        Value v = acc[(i * kGroup + r) * t.perN + j];
+        Value n = ix.add(n0, colOf(j));
+        if (!epilogue) {
+          vector::StoreOp::create(b, v, c, ValueRange{cOffset(m, n)},
+                                  /*nontemporal=*/false, llvm::Align(16));
+          continue;
+        }
+        for (int64_t e = 0; e < kGroup; ++e)
+          epilogueAt(m, ix.add(n, e), [&]() -> Value {
+            return vector::ExtractOp::create(b, v, e);
+          });
+      }
+    }
 }
 
 void KernelBuilder::build(Value aRoot, Value bRoot, Value cRoot,
@@ -615,9 +769,13 @@ void KernelBuilder::build(Value aRoot, Value bRoot, Value cRoot,
     return MemRefType::get({rows, cols}, element, MemRefLayoutAttrInterface{},
                            workgroup);
   };
-  SmallVector<Type> buffers = {shared(t.tileM(), ldA(), g.element),
-                               shared(kTileK, ldB(), g.element)};
-  if (edge || epilogue)
+  SmallVector<Type> buffers = {
+      t.simt ? shared(kTileK, ldA(), g.element)
+             : shared(t.tileM(), ldA(), g.element),
+      shared(kTileK, ldB(), g.element)};
+  // On CUDA cores each thread has its elements of C itself.
+  bool stageC = !t.simt && (edge || epilogue);
+  if (stageC)
     buffers.push_back(shared(slabRows(), ldC(), f32));
 
   auto launch = gpu::LaunchOp::create(
@@ -628,27 +786,31 @@ void KernelBuilder::build(Value aRoot, Value bRoot, Value cRoot,
   b.setInsertionPointToStart(&launch.getBody().front());
   smemA = launch.getWorkgroupAttributions()[0];
   smemB = launch.getWorkgroupAttributions()[1];
-  if (edge || epilogue)
+  if (stageC)
     smemC = launch.getWorkgroupAttributions()[2];
   thread = launch.getThreadIds().x;
   batch = launch.getBlockIds().z;
   m0 = ix.mul(launch.getBlockIds().y, t.tileM());
   n0 = ix.mul(launch.getBlockIds().x, t.tileN());
-  Value warp = ix.div(thread, kWarpSize);
-  warpM = ix.mul(ix.div(warp, t.warpsN), t.fragsM * kFragment);
-  warpN = ix.mul(ix.rem(warp, t.warpsN), t.fragsN * kFragment);
+  if (t.simt) {
+    unitM = ix.mul(ix.div(thread, t.unitsN), kGroup);
+    unitN = ix.mul(ix.rem(thread, t.unitsN), kGroup);
+  } else {
+    Value warp = ix.div(thread, kWarpSize);
+    unitM = ix.mul(ix.div(warp, t.unitsN), t.perM * kFragment);
+    unitN = ix.mul(ix.rem(warp, t.unitsN), t.perN * kFragment);
+  }
   a = flatView(b, aRoot);
   bm = flatView(b, bRoot);
   c = flatView(b, cRoot);
 
-  auto fragA = gpu::MMAMatrixType::get({kFragment, fragK()}, g.element, "AOp");
-  auto fragB = gpu::MMAMatrixType::get({fragK(), kFragment}, g.element, "BOp");
   // Software pipelining: the tiles of step k + 1 are loaded from global
   // memory into registers before the products of step k, so that their
-  // latency overlaps the tensor-core work; they go to workgroup memory once
+  // latency overlaps the arithmetic; they go to workgroup memory once
   // every warp is done with step k's. The last step reloads its own tiles
   // (min) rather than branch.
-  SmallVector<Value> init = initialAccumulators(zeroInit);
+  SmallVector<Value> init = t.simt ? simtAccumulators(zeroInit)
+                                   : initialAccumulators(zeroInit);
   storeTiles(loadTiles(ix.c(0)));
   gpu::BarrierOp::create(b);
   auto loop = scf::ForOp::create(b, ix.c(0), ix.c(g.k), ix.c(kTileK), init);
@@ -657,33 +819,18 @@ void KernelBuilder::build(Value aRoot, Value bRoot, Value cRoot,
     b.setInsertionPointToStart(loop.getBody());
     Value next = ix.min(ix.add(loop.getInductionVar(), kTileK), g.k - kTileK);
     SmallVector<TilePiece> prefetched = loadTiles(next);
-    SmallVector<Value> acc(loop.getRegionIterArgs());
-    for (int64_t kk = 0; kk < kTileK; kk += fragK()) {
-      SmallVector<Value> as, bs;
-      for (int64_t i = 0; i < t.fragsM; ++i)
-        as.push_back(gpu::SubgroupMmaLoadMatrixOp::create(
-            b, fragA, smemA,
-            ValueRange{ix.add(warpM, i * kFragment), ix.c(kk)},
-            b.getIndexAttr(ldA()), UnitAttr{}));
-      for (int64_t j = 0; j < t.fragsN; ++j)
-        bs.push_back(gpu::SubgroupMmaLoadMatrixOp::create(
-            b, fragB, smemB,
-            ValueRange{ix.c(kk), ix.add(warpN, j * kFragment)},
-            b.getIndexAttr(ldB()), UnitAttr{}));
-      for (int64_t i = 0; i < t.fragsM; ++i)
-        for (int64_t j = 0; j < t.fragsN; ++j) {
-          Value &d = acc[i * t.fragsN + j];
-          d = gpu::SubgroupMmaComputeOp::create(b, as[i], bs[j], d,
-                                                UnitAttr{}, UnitAttr{});
-        }
-    }
+    SmallVector<Value> acc = t.simt ? multiplySimt(loop.getRegionIterArgs())
+                                    : multiply(loop.getRegionIterArgs());
     // The next step's tiles overwrite those every warp is still reading.
     gpu::BarrierOp::create(b);
     storeTiles(prefetched);
     gpu::BarrierOp::create(b);
     scf::YieldOp::create(b, acc);
   }
-  store(loop.getResults());
+  if (t.simt)
+    storeSimt(loop.getResults());
+  else
+    store(loop.getResults());
   gpu::TerminatorOp::create(b);
 }
 
@@ -760,7 +907,9 @@ linalg::GenericOp epilogueOf(linalg::LinalgOp op, Value cRoot,
   SmallVector<Value> inputs = {viewSource(roots[0]), viewSource(roots[1])};
   Operation *next = op->getNextNode();
   for (int i = 0; next && i < kSearchWindow; ++i) {
-    if (touches(next, cRoot))
+    // Views of C (the epilogue's own, say) are looked past too.
+    if (touches(next, cRoot) &&
+        !isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(next))
       break;
     if (mayWriteAny(next, inputs))
       return {};
@@ -787,14 +936,24 @@ linalg::GenericOp epilogueOf(linalg::LinalgOp op, Value cRoot,
   if (!readsC)
     return {};
   // Outputs may be views (the interior of the next convolution's padded
-  // input): they are stored to through them.
+  // input): they are stored to through them. An output may be the buffer
+  // of an input that is read only at the element written, by the thread
+  // that writes it: C itself (its values come from the accumulators), or
+  // the same view read with an identity map (an in-place residual add).
   for (OpOperand &out : e.getDpsInitsMutable()) {
     Value root = viewSource(out.get());
+    auto conflicts = [&](OpOperand *in) {
+      if (viewSource(in->get()) != root)
+        return false;
+      bool sameElement =
+          e.getMatchingIndexingMap(in).isIdentity() &&
+          (in->get() == out.get() || denseRoot(in->get()) == cRoot);
+      return !sameElement;
+    };
     if (!e.getMatchingIndexingMap(&out).isIdentity() ||
         !e.getMatchingBlockArgument(&out).use_empty() ||
         llvm::is_contained(inputs, root) ||
-        llvm::any_of(e.getDpsInputs(),
-                     [&](Value in) { return viewSource(in) == root; }))
+        llvm::any_of(e.getDpsInputOperands(), conflicts))
       return {};
   }
   SmallVector<Operation *> users = {op, e};
@@ -811,25 +970,45 @@ struct SelectTensorCoreOpsPass
   SelectTensorCoreOpsPass() = default;
   SelectTensorCoreOpsPass(const SelectTensorCoreOpsPass &other)
       : PassWrapper(other) {}
-  explicit SelectTensorCoreOpsPass(bool tf32) { this->tf32 = tf32; }
+  SelectTensorCoreOpsPass(bool tensorCores, bool tf32, bool simt) {
+    this->tensorCores = tensorCores;
+    this->tf32 = tf32;
+    this->simt = simt;
+  }
+  Option<bool> tensorCores{
+      *this, "tensor-cores",
+      llvm::cl::desc("f16 contractions on tensor cores"),
+      llvm::cl::init(true)};
   Option<bool> tf32{*this, "tf32",
                     llvm::cl::desc("Also f32 contractions, computed in tf32"),
                     llvm::cl::init(false)};
+  Option<bool> simt{
+      *this, "simt",
+      llvm::cl::desc("f32 contractions not on tensor cores: the same tiled "
+                     "kernel on CUDA cores"),
+      llvm::cl::init(false)};
   StringRef getArgument() const override {
     return "onnx-tosa-select-tensor-core-ops";
   }
   StringRef getDescription() const override {
     return "Mark the f16 (and with tf32, f32) matmuls and convolutions the "
-           "tensor-core kernel handles";
+           "tensor-core kernel handles, and with simt the f32 ones the tiled "
+           "CUDA-core kernel handles";
   }
   void runOnOperation() override {
     SmallVector<linalg::LinalgOp> marked;
     getOperation().walk([&](linalg::LinalgOp op) {
       std::optional<Gemm> g = gemmOf(op);
-      if (g && (g->element.isF16() || tf32) && chooseTiling(*g)) {
+      if (!g)
+        return;
+      if (tensorCores && (g->element.isF16() || tf32) &&
+          chooseTiling(*g, false))
         op->setAttr(kMarker, UnitAttr::get(op->getContext()));
-        marked.push_back(op);
-      }
+      else if (simt && g->element.isF32() && !tf32 && chooseTiling(*g, true))
+        op->setAttr(kSimtMarker, UnitAttr::get(op->getContext()));
+      else
+        return;
+      marked.push_back(op);
     });
     for (linalg::LinalgOp op : marked)
       if (op.hasPureTensorSemantics())
@@ -900,13 +1079,14 @@ struct TensorCoreKernelsPass
   void runOnOperation() override {
     SmallVector<linalg::LinalgOp> ops;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (op->hasAttr(kMarker) && op.hasPureBufferSemantics())
+      if (isMarkedForTensorCores(op) && op.hasPureBufferSemantics())
         ops.push_back(op);
     });
     for (linalg::LinalgOp op : ops) {
       std::optional<Gemm> g = gemmOf(op);
+      bool simt = op->hasAttr(kSimtMarker);
       std::optional<Tiling> t =
-          g ? chooseTiling(*g, /*large=*/true) : std::nullopt;
+          g ? chooseTiling(*g, simt, /*large=*/true) : std::nullopt;
       Value init = op.getDpsInits()[0];
       Value input = op.getDpsInputs()[0];
       Value roots[3] = {
@@ -918,8 +1098,8 @@ struct TensorCoreKernelsPass
       linalg::FillOp fill = zeroFillBefore(op, init);
       // A cut last row tile that starts from C stages all of C at once,
       // which only small tiles leave room for.
-      if (!fill && g->m % t->tileM() != 0 && t->threads() > 128)
-        t = chooseTiling(*g);
+      if (!simt && !fill && g->m % t->tileM() != 0 && t->threads() > 128)
+        t = chooseTiling(*g, simt);
       linalg::GenericOp epilogue =
           epilogueOf(op, roots[2], fill, {roots[0], roots[1]});
       // With an epilogue the kernel takes its place: only views and
@@ -958,10 +1138,13 @@ struct AlignWorkgroupMemoryPass
 
 } // namespace
 
-bool isMarkedForTensorCores(Operation *op) { return op->hasAttr(kMarker); }
+bool isMarkedForTensorCores(Operation *op) {
+  return op->hasAttr(kMarker) || op->hasAttr(kSimtMarker);
+}
 
-std::unique_ptr<Pass> createSelectTensorCoreOpsPass(bool tf32) {
-  return std::make_unique<SelectTensorCoreOpsPass>(tf32);
+std::unique_ptr<Pass> createSelectTensorCoreOpsPass(bool tensorCores,
+                                                    bool tf32, bool simt) {
+  return std::make_unique<SelectTensorCoreOpsPass>(tensorCores, tf32, simt);
 }
 std::unique_ptr<Pass> createTensorCoreKernelsPass() {
   return std::make_unique<TensorCoreKernelsPass>();

@@ -24,6 +24,9 @@ struct GpuPipelineOptions {
   bool tensorCores = false;
   /// With tensorCores, also f32 matmuls and convolutions, in tf32.
   bool tf32 = false;
+  /// f32 matmuls and convolutions (not in tf32) as the tensor-core kernel's
+  /// tiles on CUDA cores (the gpu dialect's vector arithmetic).
+  bool simtGemm = false;
 };
 
 /// Appends a textual pipeline of registered pass names (as on an mlir-opt
@@ -68,11 +71,15 @@ std::unique_ptr<mlir::Pass> createFuseElementwisePass(bool reshapes = true);
 /// hand-side element once for all of them.
 std::unique_ptr<mlir::Pass> createCoarsenContractionsPass();
 
-/// `onnx-tosa-select-tensor-core-ops{tf32=false}`: marks the
+/// `onnx-tosa-select-tensor-core-ops{tensor-cores=true tf32=false
+/// simt=false}`: marks the
 /// linalg.batch_matmul and linalg.conv_2d_nhwc_hwcf ops (on tensors) with f16
 /// operands (with tf32, also f32 operands) and an f32 result whose sizes suit
-/// the tensor-core kernel; coarsening leaves them alone.
-std::unique_ptr<mlir::Pass> createSelectTensorCoreOpsPass(bool tf32 = false);
+/// the tensor-core kernel; with simt, the f32 ones (not tf32) whose sizes
+/// suit the same kernel on CUDA cores. Coarsening leaves marked ops alone.
+std::unique_ptr<mlir::Pass>
+createSelectTensorCoreOpsPass(bool tensorCores = true, bool tf32 = false,
+                              bool simt = false);
 bool isMarkedForTensorCores(mlir::Operation *op);
 
 /// `onnx-tosa-tensor-core-kernels`: each marked op on buffers becomes a

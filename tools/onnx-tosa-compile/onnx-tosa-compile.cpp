@@ -140,6 +140,12 @@ cl::opt<bool> tensorCores(
              "convolutions whose sizes suit them on tensor cores (default: "
              "true)"),
     cl::init(true), cl::cat(category));
+cl::opt<bool> simtGemm(
+    "simt-gemm",
+    cl::desc("Run the f32 matmuls and convolutions whose sizes suit it as "
+             "the tensor-core kernel's shared-memory tiles on CUDA cores "
+             "(default: true)"),
+    cl::init(true), cl::cat(category));
 cl::opt<std::string> dumpKernels(
     "dump-kernels",
     cl::desc("Also write every device module to DIR/<name>.ptx|.cubin|.spv"),
@@ -407,6 +413,7 @@ int main(int argc, char **argv) {
   gpuOptions.blockSize = blockSize;
   gpuOptions.tensorCores = tensorCores && target == onnx_tosa::Target::Cuda;
   gpuOptions.tf32 = precision == Precision::Tf32;
+  gpuOptions.simtGemm = simtGemm;
   if (int rc = runPasses(*module, diags, progress, "lowering",
                          [&](OpPassManager &pm) {
                            onnx_tosa::buildTosaToLinalgPipeline(pm,

@@ -3,6 +3,7 @@
 // the outlined kernel.
 // RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-select-tensor-core-ops))' | FileCheck %s --check-prefix=SELECT
 // RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-select-tensor-core-ops{tf32=true}))' | FileCheck %s --check-prefix=TF32
+// RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-select-tensor-core-ops{simt=true}))' | FileCheck %s --check-prefix=SIMT
 // RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels))' | FileCheck %s --check-prefix=KERNEL
 // RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels,onnx-tosa-distribute-loops),gpu-kernel-outlining,onnx-tosa-align-workgroup-memory)' | FileCheck %s --check-prefix=OUTLINED
 
@@ -30,6 +31,12 @@ func.func @selected(%a: tensor<1x256x128xf16>, %b: tensor<1x128x512xf16>) -> ten
 // TF32: linalg.batch_matmul {onnx_tosa.tensor_cores} ins(%{{.*}}, %{{.*}} : tensor<1x64x64xf32>, tensor<1x64x64xf32>)
 // TF32-NOT: onnx_tosa.tensor_cores
 // TF32-LABEL: func.func @conv_selected
+// With simt, the f32 matmul is marked for the kernel on CUDA cores instead.
+// SIMT-LABEL: func.func @not_selected
+// SIMT: linalg.batch_matmul {onnx_tosa.simt_gemm} ins(%{{.*}}, %{{.*}} : tensor<1x64x64xf32>, tensor<1x64x64xf32>)
+// SIMT-NOT: onnx_tosa.simt_gemm
+// SIMT-NOT: onnx_tosa.tensor_cores
+// SIMT-LABEL: func.func @conv_selected
 func.func @not_selected(%a32: tensor<1x64x64xf32>, %b32: tensor<1x64x64xf32>, %c32: tensor<1x64x64xf32>,
                         %a: tensor<1x64x48xf16>, %b: tensor<1x48x64xf16>, %c: tensor<1x64x64xf32>,
                         %a2: tensor<1x64x64xf16>, %b2: tensor<1x64x48xf16>, %c2: tensor<1x64x48xf32>,
@@ -304,6 +311,51 @@ func.func @large_tiles(%a: memref<1x2048x64xf16>, %b: memref<1x64x1152xf16>, %c:
   ^bb0(%x: f32, %out: f16):
     %t = arith.truncf %x : f32 to f16
     linalg.yield %t : f16
+  }
+  return
+}
+
+// -----
+
+// On CUDA cores (f32, not tf32): 40 rows x 64 columns only fill 6 one-warp
+// blocks of 16x32 (the smallest tile; the second row tile is cut). The A
+// tile is staged transposed ([k][row], rows padded by 4) so that a
+// thread's 4 rows at one k are one vector; per k each thread reads one
+// vector of A and one of B and accumulates their outer product in 4 row
+// vectors. The bias add after the matmul, writing C's own buffer, is its
+// epilogue: applied to each thread's elements straight from registers, for
+// the rows that exist.
+// KERNEL-LABEL: func.func @simt_kernel
+// KERNEL-NOT: linalg.fill
+// KERNEL: gpu.launch blocks({{.*}}) in (%{{.*}} = %c2{{.*}}, %{{.*}} = %c3{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %c32{{.*}}, {{.*}}) workgroup(%[[SA:.*]] : memref<32x20xf32, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<32x36xf32, #gpu.address_space<workgroup>>)
+// KERNEL: arith.minui %{{.*}}, %c39
+// KERNEL: vector.load {{.*}} : memref<2560xf32>, vector<4xf32>
+// KERNEL-COUNT-16: memref.store %{{.*}}, %[[SA]]
+// KERNEL-COUNT-8: vector.store %{{.*}}, %[[SB]]
+// KERNEL: gpu.barrier
+// KERNEL: scf.for {{.*}} -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>)
+// KERNEL: vector.load %[[SA]]{{.*}} vector<4xf32>
+// KERNEL: vector.load %[[SB]]{{.*}} vector<4xf32>
+// KERNEL-COUNT-4: vector.fma
+// KERNEL: scf.yield
+// KERNEL: arith.cmpi ult, %{{.*}}, %c40
+// KERNEL: scf.if
+// KERNEL: memref.load %arg2
+// KERNEL: arith.addf
+// KERNEL: memref.store %{{.*}}, %arg3
+// KERNEL-NOT: linalg.generic
+// KERNEL: return
+#id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#row = affine_map<(d0, d1, d2) -> (0, 0, d2)>
+func.func @simt_kernel(%a: memref<1x40x64xf32>, %b: memref<1x64x64xf32>, %bias: memref<1x1x64xf32>, %c: memref<1x40x64xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<1x40x64xf32>)
+  linalg.batch_matmul {onnx_tosa.simt_gemm} ins(%a, %b : memref<1x40x64xf32>, memref<1x64x64xf32>) outs(%c : memref<1x40x64xf32>)
+  linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%c, %bias : memref<1x40x64xf32>, memref<1x1x64xf32>) outs(%c : memref<1x40x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %out: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
   }
   return
 }

@@ -72,6 +72,8 @@ constexpr int64_t kTileK = 32;    // K elements per shared-memory step
 constexpr int64_t kBytes = 16;    // global loads; shared-memory row padding
 constexpr int64_t kCPadding = 4;  // floats added to each row of staged C
 constexpr int64_t kSmCount = 132;  // H100/H200 streaming multiprocessors
+constexpr int64_t kMinWarpsPerSm = 4;  // to hide memory latency at all
+constexpr int64_t kMinSliceSteps = 8;  // K steps of a slice of a split K
 
 /// A block's shape. On tensor cores: unitsM x unitsN warps, each perM x perN
 /// fragments of 16x16. On CUDA cores (`simt`): unitsM x unitsN threads, each
@@ -81,6 +83,9 @@ constexpr int64_t kSmCount = 132;  // H100/H200 streaming multiprocessors
 struct Tiling {
   int64_t unitsM, unitsN, perM, perN;
   bool simt = false;
+  /// Slices K is split into (a block per slice, the partial products summed
+  /// by a second kernel); 1 when it is not.
+  int64_t slices = 1;
   int64_t unit() const { return simt ? kGroup : kFragment; }
   int64_t tileM() const { return unitsM * perM * unit(); }
   int64_t tileN() const { return unitsN * perN * unit(); }
@@ -239,16 +244,19 @@ std::optional<Gemm> gemmOf(Operation *op) {
   return std::nullopt;
 }
 
-/// The largest tiling whose columns divide N and that still gives every
-/// multiprocessor a block or more, one whose rows also divide M preferred
-/// (rows need not divide M: the last row tile is then cut); the smallest
-/// when none fills the GPU. None when K or N do not divide. With `large`,
-/// f16 GEMMs big enough for them may get 128x128 tiles (8 warps of 32x64):
-/// twice the products per byte loaded of 64x64 ones. On CUDA cores
-/// (`simt`) a thread computes 8x8 elements in large tiles and 4x4 in the
-/// smaller ones, down to a one-warp 16x32 tile for GEMMs with few rows.
+/// The largest tiling whose columns divide N and that still fills the GPU
+/// (a block or more per multiprocessor, and 4 warps or more each), one
+/// whose rows also divide M preferred (rows need not divide M: the last row
+/// tile is then cut). With `split`, a GEMM no tiling fills the GPU with
+/// (few rows and columns, a long K) gets the largest tiling that does with
+/// K split into slices of 8 steps or more; else the smallest tiling. None
+/// when K or N do not divide. With `large`, f16 GEMMs big enough for them
+/// may get 128x128 tiles (8 warps of 32x64): twice the products per byte
+/// loaded of 64x64 ones. On CUDA cores (`simt`) a thread computes 8x8
+/// elements in large tiles and 4x4 in the smaller ones, down to a one-warp
+/// 16x32 tile.
 std::optional<Tiling> chooseTiling(const Gemm &g, bool simt,
-                                   bool large = false) {
+                                   bool large = false, bool split = false) {
   if (g.k % kTileK != 0)
     return std::nullopt;
   static const Tiling tensorCores[] = {
@@ -256,21 +264,35 @@ std::optional<Tiling> chooseTiling(const Gemm &g, bool simt,
   static const Tiling cudaCores[] = {
       {16, 16, 2, 2, true}, {8, 16, 2, 2, true}, {16, 16, 1, 1, true},
       {8, 16, 1, 1, true},  {8, 8, 1, 1, true},  {4, 8, 1, 1, true}};
-  std::optional<Tiling> best, smallest;
+  auto fills = [&](const Tiling &t, int64_t slices) {
+    int64_t blocks = slices * g.batch * llvm::divideCeil(g.m, t.tileM()) *
+                     (g.n / t.tileN());
+    return blocks >= kSmCount &&
+           blocks * t.threads() >= kMinWarpsPerSm * kSmCount * kWarpSize;
+  };
+  SmallVector<Tiling> usable;
+  std::optional<Tiling> best;
   for (const Tiling &t : simt ? ArrayRef(cudaCores) : ArrayRef(tensorCores)) {
     if (!simt && t.threads() > 128 && !(large && g.element.isF16()))
       continue;
     if (g.n % t.tileN() != 0)
       continue;
-    smallest = t;
-    int64_t blocks = g.batch * llvm::divideCeil(g.m, t.tileM()) *
-                     (g.n / t.tileN());
-    if (blocks < kSmCount)
-      continue;
-    if (!best || (g.m % best->tileM() != 0 && g.m % t.tileM() == 0))
+    usable.push_back(t);
+    if (fills(t, 1) &&
+        (!best || (g.m % best->tileM() != 0 && g.m % t.tileM() == 0)))
       best = t;
   }
-  return best ? best : smallest;
+  if (best || usable.empty())
+    return best;
+  int64_t steps = g.k / kTileK;
+  if (split)
+    for (Tiling t : usable)
+      for (int64_t s = 2; s * kMinSliceSteps <= steps; ++s)
+        if (steps % s == 0 && fills(t, s)) {
+          t.slices = s;
+          return t;
+        }
+  return usable.back();
 }
 
 /// The buffer `v` is an expand/collapse_shape view of (itself if none), when
@@ -388,8 +410,11 @@ private:
   const Gemm &g;
   const Tiling &t;
   // Inside the launch. unitM/unitN: where the warp's (tensor cores) or the
-  // thread's (CUDA cores) first fragment or group is in the block's tile.
-  Value thread, batch, m0, n0, unitM, unitN, a, bm, c, smemA, smemB, smemC;
+  // thread's (CUDA cores) first fragment or group is in the block's tile;
+  // cBatch: the batch of C written (with a split K, slice x batch of the
+  // partial products).
+  Value thread, batch, cBatch, m0, n0, unitM, unitN, a, bm, c, smemA, smemB,
+      smemC;
   Value cRoot;
   bool edge = false; // the last row tile is cut
   linalg::GenericOp epilogue;
@@ -418,7 +443,7 @@ private:
     return ix.add(unitN, j * (t.simt ? t.unitsN * kGroup : kFragment));
   }
   Value cOffset(Value row, Value col) {
-    return ix.add(ix.mul(batch, g.m * g.n), ix.add(ix.mul(row, g.n), col));
+    return ix.add(ix.mul(cBatch, g.m * g.n), ix.add(ix.mul(row, g.n), col));
   }
   struct TilePiece {
     Value value, shared, row, col;
@@ -438,6 +463,8 @@ private:
   SmallVector<Value> simtAccumulators(bool zeroInit);
   SmallVector<Value> multiplySimt(ValueRange acc);
   void storeSimt(ValueRange acc);
+  void buildGemm(Value aRoot, Value bRoot, Value partials, bool zeroInit);
+  void buildSliceSum(Value partials);
 };
 
 /// Loads the A and B tiles at K offset `k0` from global memory, each thread
@@ -758,11 +785,32 @@ void KernelBuilder::storeSimt(ValueRange acc) {
 
 void KernelBuilder::build(Value aRoot, Value bRoot, Value cRoot,
                           bool zeroInit, linalg::GenericOp epilogue) {
+  edge = g.m % t.tileM() != 0;
+  this->cRoot = cRoot;
+  if (t.slices == 1) {
+    this->epilogue = epilogue;
+    buildGemm(aRoot, bRoot, /*partials=*/{}, zeroInit);
+    return;
+  }
+  // A split K: the partial products of the slices go to a buffer of their
+  // own, [slice][batch][M][N]; the second kernel sums them into C (or
+  // applies the epilogue to the sums).
+  assert(zeroInit && "a split K starts each slice from zero");
+  auto type = MemRefType::get({t.slices * g.batch * g.m * g.n},
+                              b.getF32Type());
+  Value partials =
+      memref::AllocOp::create(b, type, b.getI64IntegerAttr(kBytes));
+  buildGemm(aRoot, bRoot, partials, zeroInit);
+  this->epilogue = epilogue;
+  buildSliceSum(partials);
+}
+
+/// The GEMM kernel, writing C, or with a split K the slices' partial
+/// products to `partials`.
+void KernelBuilder::buildGemm(Value aRoot, Value bRoot, Value partials,
+                              bool zeroInit) {
   MLIRContext *ctx = b.getContext();
   Type f32 = b.getF32Type();
-  edge = g.m % t.tileM() != 0;
-  this->epilogue = epilogue;
-  this->cRoot = cRoot;
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   auto shared = [&](int64_t rows, int64_t cols, Type element) {
@@ -778,9 +826,10 @@ void KernelBuilder::build(Value aRoot, Value bRoot, Value cRoot,
   if (stageC)
     buffers.push_back(shared(slabRows(), ldC(), f32));
 
+  OpBuilder::InsertionGuard outside(b);
   auto launch = gpu::LaunchOp::create(
       b, ix.c(g.n / t.tileN()), ix.c(llvm::divideCeil(g.m, t.tileM())),
-      ix.c(g.batch), ix.c(t.threads()), ix.c(1), ix.c(1),
+      ix.c(g.batch * t.slices), ix.c(t.threads()), ix.c(1), ix.c(1),
       /*dynamicSharedMemorySize=*/{}, /*asyncTokenType=*/{},
       /*asyncDependencies=*/{}, buffers);
   b.setInsertionPointToStart(&launch.getBody().front());
@@ -789,7 +838,13 @@ void KernelBuilder::build(Value aRoot, Value bRoot, Value cRoot,
   if (stageC)
     smemC = launch.getWorkgroupAttributions()[2];
   thread = launch.getThreadIds().x;
-  batch = launch.getBlockIds().z;
+  Value z = launch.getBlockIds().z;
+  batch = ix.div(z, t.slices);
+  Value slice = ix.rem(z, t.slices);
+  cBatch = t.slices == 1 ? batch
+                         : ix.add(ix.mul(slice, g.batch), batch);
+  int64_t sliceK = g.k / t.slices;
+  Value kBegin = ix.mul(slice, sliceK);
   m0 = ix.mul(launch.getBlockIds().y, t.tileM());
   n0 = ix.mul(launch.getBlockIds().x, t.tileN());
   if (t.simt) {
@@ -802,7 +857,7 @@ void KernelBuilder::build(Value aRoot, Value bRoot, Value cRoot,
   }
   a = flatView(b, aRoot);
   bm = flatView(b, bRoot);
-  c = flatView(b, cRoot);
+  c = partials ? partials : flatView(b, cRoot);
 
   // Software pipelining: the tiles of step k + 1 are loaded from global
   // memory into registers before the products of step k, so that their
@@ -811,13 +866,14 @@ void KernelBuilder::build(Value aRoot, Value bRoot, Value cRoot,
   // (min) rather than branch.
   SmallVector<Value> init = t.simt ? simtAccumulators(zeroInit)
                                    : initialAccumulators(zeroInit);
-  storeTiles(loadTiles(ix.c(0)));
+  storeTiles(loadTiles(kBegin));
   gpu::BarrierOp::create(b);
-  auto loop = scf::ForOp::create(b, ix.c(0), ix.c(g.k), ix.c(kTileK), init);
+  auto loop = scf::ForOp::create(b, ix.c(0), ix.c(sliceK), ix.c(kTileK), init);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
-    Value next = ix.min(ix.add(loop.getInductionVar(), kTileK), g.k - kTileK);
+    Value next = ix.add(
+        kBegin, ix.min(ix.add(loop.getInductionVar(), kTileK), sliceK - kTileK));
     SmallVector<TilePiece> prefetched = loadTiles(next);
     SmallVector<Value> acc = t.simt ? multiplySimt(loop.getRegionIterArgs())
                                     : multiply(loop.getRegionIterArgs());
@@ -831,6 +887,53 @@ void KernelBuilder::build(Value aRoot, Value bRoot, Value cRoot,
     storeSimt(loop.getResults());
   else
     store(loop.getResults());
+  gpu::TerminatorOp::create(b);
+}
+
+/// The second kernel of a split K: each thread sums the slices' partial
+/// products of 4 consecutive elements of C and stores them, or applies the
+/// epilogue to them.
+void KernelBuilder::buildSliceSum(Value partials) {
+  constexpr int64_t kThreads = 256;
+  int64_t total = g.batch * g.m * g.n;
+  int64_t vectors = total / kGroup; // N is a multiple of the tile's columns
+  OpBuilder::InsertionGuard outside(b);
+  auto launch = gpu::LaunchOp::create(
+      b, ix.c(llvm::divideCeil(vectors, kThreads)), ix.c(1), ix.c(1),
+      ix.c(kThreads), ix.c(1), ix.c(1));
+  b.setInsertionPointToStart(&launch.getBody().front());
+  Value idx = ix.add(ix.mul(launch.getBlockIds().x, kThreads),
+                     launch.getThreadIds().x);
+  c = flatView(b, cRoot);
+  {
+    OpBuilder::InsertionGuard guard(b);
+    if (vectors % kThreads != 0) {
+      auto inside = scf::IfOp::create(b, TypeRange{}, ix.lt(idx, vectors),
+                                      /*withElseRegion=*/false);
+      b.setInsertionPoint(inside.thenBlock()->getTerminator());
+    }
+    Value flat = ix.mul(idx, kGroup);
+    auto v4 = VectorType::get({kGroup}, b.getF32Type());
+    Value sum;
+    for (int64_t s = 0; s < t.slices; ++s) {
+      Value part = vector::LoadOp::create(
+          b, v4, partials, ValueRange{ix.add(flat, s * total)},
+          /*nontemporal=*/false, llvm::Align(16));
+      sum = sum ? arith::AddFOp::create(b, sum, part).getResult() : part;
+    }
+    if (!epilogue) {
+      vector::StoreOp::create(b, sum, c, ValueRange{flat},
+                              /*nontemporal=*/false, llvm::Align(16));
+    } else {
+      batch = cBatch = ix.div(flat, g.m * g.n);
+      Value m = ix.rem(ix.div(flat, g.n), g.m);
+      Value n = ix.rem(flat, g.n);
+      for (int64_t e = 0; e < kGroup; ++e)
+        epilogueAt(m, ix.add(n, e), [&]() -> Value {
+          return vector::ExtractOp::create(b, sum, e);
+        });
+    }
+  }
   gpu::TerminatorOp::create(b);
 }
 
@@ -1086,7 +1189,8 @@ struct TensorCoreKernelsPass
       std::optional<Gemm> g = gemmOf(op);
       bool simt = op->hasAttr(kSimtMarker);
       std::optional<Tiling> t =
-          g ? chooseTiling(*g, simt, /*large=*/true) : std::nullopt;
+          g ? chooseTiling(*g, simt, /*large=*/true, /*split=*/true)
+            : std::nullopt;
       Value init = op.getDpsInits()[0];
       Value input = op.getDpsInputs()[0];
       Value roots[3] = {
@@ -1096,6 +1200,9 @@ struct TensorCoreKernelsPass
       if (!t || !roots[0] || !roots[1] || !roots[2])
         continue;
       linalg::FillOp fill = zeroFillBefore(op, init);
+      // Each slice of a split K starts from zero.
+      if (!fill && t->slices > 1)
+        t = chooseTiling(*g, simt, /*large=*/true);
       // A cut last row tile that starts from C stages all of C at once,
       // which only small tiles leave room for.
       if (!simt && !fill && g->m % t->tileM() != 0 && t->threads() > 128)

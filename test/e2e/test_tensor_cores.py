@@ -113,6 +113,10 @@ MODELS = {
                                              [256, 64, 1, 1]),
     # Scores and context as contractions over [batch, heads].
     "attention": lambda n: attention(n),
+    # 128 rows and 768 columns fill too few blocks for K = 3072: K is split
+    # into slices whose partial products a second kernel sums, applying
+    # the bias and ReLU (BERT's FFN down projection at batch 1).
+    "mm_split_k": lambda n: matmul_bias_relu(n, [128, 3072], [3072, 768]),
     # Dilation 2 and no padding.
     "conv_dilated": lambda n: conv(n, [1, 32, 20, 20], [64, 32, 3, 3],
                                    dilations=[2, 2]),

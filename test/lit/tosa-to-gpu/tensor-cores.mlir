@@ -359,3 +359,28 @@ func.func @simt_kernel(%a: memref<1x40x64xf32>, %b: memref<1x64x64xf32>, %bias: 
   }
   return
 }
+
+// -----
+
+// 128x768 with K = 3072 (BERT's FFN down projection at batch 1): no tiling
+// fills the GPU, so 64x64 tiles (24 blocks) with K split into 6 slices of
+// 512 (144 blocks): each block starts its slice at slice x 512 and stores
+// its partial products to a buffer of them, [slice][batch][M][N]; a second
+// kernel sums the 6 slices of each 4 elements into C.
+// KERNEL-LABEL: func.func @split_k
+// KERNEL: %[[P:.*]] = memref.alloc() {alignment = 16 : i64} : memref<589824xf32>
+// KERNEL: gpu.launch blocks({{.*}}) in (%{{.*}} = %c12{{.*}}, %{{.*}} = %c2{{.*}}, %{{.*}} = %c6{{.*}}) threads({{.*}}) in (%{{.*}} = %c128{{.*}}, {{.*}})
+// KERNEL: arith.remui %{{.*}}, %c6
+// KERNEL: arith.muli %{{.*}}, %c512
+// KERNEL: scf.for %{{.*}} = %c0{{.*}} to %c512{{.*}} step %c32
+// KERNEL-COUNT-4: gpu.subgroup_mma_store_matrix %{{.*}}, %[[P]][%{{.*}}] {leadDimension = 768 : index}
+// KERNEL: gpu.launch blocks({{.*}}) in (%{{.*}} = %c96{{.*}}, {{.*}}) threads({{.*}}) in (%{{.*}} = %c256{{.*}}, {{.*}})
+// KERNEL-COUNT-6: vector.load %[[P]]
+// KERNEL: vector.store %{{.*}}, %{{.*}} : memref<98304xf32>, vector<4xf32>
+// KERNEL-NOT: linalg
+func.func @split_k(%a: memref<1x128x3072xf16>, %b: memref<1x3072x768xf16>, %c: memref<1x128x768xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<1x128x768xf32>)
+  linalg.batch_matmul {onnx_tosa.tensor_cores} ins(%a, %b : memref<1x128x3072xf16>, memref<1x3072x768xf16>) outs(%c : memref<1x128x768xf32>)
+  return
+}

@@ -96,8 +96,8 @@ struct Tiling {
 
 /// A contraction as a batch of GEMMs C[b] += A[b] x B[b], C and B dense
 /// row-major [M, N] and [K, N] per batch, A given by where element (m, k)
-/// of batch b is in its buffer (k multiple of 8: 8 consecutive k are
-/// consecutive in memory).
+/// of batch b is in its buffer (consecutive k in a row of a matmul, or in
+/// one filter position of a convolution, are consecutive in memory).
 struct Gemm {
   int64_t batch, m, n, k;
   Type element; // of A and B: f16, or f32 read as tf32
@@ -122,6 +122,12 @@ Type operandType(linalg::LinalgOp op) {
 
 /// Elements per 16-byte vector of `t`.
 int64_t vectorWidth(Type t) { return kBytes * 8 / t.getIntOrFloatBitWidth(); }
+
+/// Whether A can be read in 16-byte vectors along K: its rows (a
+/// convolution's filter positions) are whole vectors.
+bool vectorA(const Gemm &g) {
+  return (g.kh ? g.c : g.k) % vectorWidth(g.element) == 0;
+}
 
 bool hasStaticShapes(Operation *op) {
   return llvm::all_of(op->getOperandTypes(), [](Type t) {
@@ -236,28 +242,27 @@ std::optional<Gemm> gemmOf(Operation *op) {
     g.strideW = s[1];
     g.dilationH = d[0];
     g.dilationW = d[1];
-    // A 16-byte vector of A must stay within one filter position.
-    if (g.c % vectorWidth(element) != 0)
-      return std::nullopt;
     return g;
   }
   return std::nullopt;
 }
 
-/// The largest tiling whose columns divide N and that still fills the GPU
-/// (a block or more per multiprocessor, and 4 warps or more each), one
-/// whose rows also divide M preferred (rows need not divide M: the last row
-/// tile is then cut). With `split`, a GEMM no tiling fills the GPU with
-/// (few rows and columns, a long K) gets the largest tiling that does with
-/// K split into slices of 8 steps or more; else the smallest tiling. None
-/// when K or N do not divide. With `large`, f16 GEMMs big enough for them
+/// The largest tiling that still fills the GPU (a block or more per
+/// multiprocessor, and 4 warps or more each), one whose rows and columns
+/// divide M and N preferred (the last row or column tile is otherwise cut,
+/// and the last K step of a K that is not a multiple of 32). With `split`,
+/// a GEMM no tiling fills the GPU with (few rows and columns, a long K)
+/// gets the largest tiling that does with K split into slices of 8 steps
+/// or more; else the smallest tiling. None when N is not a multiple of a
+/// 16-byte vector. With `large`, f16 GEMMs big enough for them
 /// may get 128x128 tiles (8 warps of 32x64): twice the products per byte
 /// loaded of 64x64 ones. On CUDA cores (`simt`) a thread computes 8x8
 /// elements in large tiles and 4x4 in the smaller ones, down to a one-warp
 /// 16x32 tile.
 std::optional<Tiling> chooseTiling(const Gemm &g, bool simt,
                                    bool large = false, bool split = false) {
-  if (g.k % kTileK != 0)
+  // B and C are read in 16-byte vectors along their rows.
+  if (g.n % vectorWidth(g.element) != 0)
     return std::nullopt;
   static const Tiling tensorCores[] = {
       {4, 2, 2, 4}, {2, 2, 2, 2}, {2, 2, 1, 2}, {2, 2, 1, 1}};
@@ -266,25 +271,25 @@ std::optional<Tiling> chooseTiling(const Gemm &g, bool simt,
       {8, 16, 1, 1, true},  {8, 8, 1, 1, true},  {4, 8, 1, 1, true}};
   auto fills = [&](const Tiling &t, int64_t slices) {
     int64_t blocks = slices * g.batch * llvm::divideCeil(g.m, t.tileM()) *
-                     (g.n / t.tileN());
+                     llvm::divideCeil(g.n, t.tileN());
     return blocks >= kSmCount &&
            blocks * t.threads() >= kMinWarpsPerSm * kSmCount * kWarpSize;
+  };
+  auto divides = [&](const Tiling &t) {
+    return g.m % t.tileM() == 0 && g.n % t.tileN() == 0;
   };
   SmallVector<Tiling> usable;
   std::optional<Tiling> best;
   for (const Tiling &t : simt ? ArrayRef(cudaCores) : ArrayRef(tensorCores)) {
     if (!simt && t.threads() > 128 && !(large && g.element.isF16()))
       continue;
-    if (g.n % t.tileN() != 0)
-      continue;
     usable.push_back(t);
-    if (fills(t, 1) &&
-        (!best || (g.m % best->tileM() != 0 && g.m % t.tileM() == 0)))
+    if (fills(t, 1) && (!best || (!divides(*best) && divides(t))))
       best = t;
   }
   if (best || usable.empty())
     return best;
-  int64_t steps = g.k / kTileK;
+  int64_t steps = llvm::divideCeil(g.k, kTileK);
   if (split)
     for (Tiling t : usable)
       for (int64_t s = 2; s * kMinSliceSteps <= steps; ++s)
@@ -416,7 +421,8 @@ private:
   Value thread, batch, cBatch, m0, n0, unitM, unitN, a, bm, c, smemA, smemB,
       smemC;
   Value cRoot;
-  bool edge = false; // the last row tile is cut
+  bool edge = false;  // the last row tile is cut
+  bool nEdge = false; // the last column tile is cut
   linalg::GenericOp epilogue;
 
   int64_t vec() const { return vectorWidth(g.element); }
@@ -441,6 +447,14 @@ private:
   }
   Value colOf(int64_t j) {
     return ix.add(unitN, j * (t.simt ? t.unitsN * kGroup : kFragment));
+  }
+  /// Whether element (m, n) of C exists (is not in the cut part of the last
+  /// row or column tile).
+  Value exists(Value m, Value n) {
+    Value inside = ix.lt(m, g.m);
+    if (nEdge)
+      inside = arith::AndIOp::create(b, inside, ix.lt(n, g.n));
+    return inside;
   }
   Value cOffset(Value row, Value col) {
     return ix.add(ix.mul(cBatch, g.m * g.n), ix.add(ix.mul(row, g.n), col));
@@ -472,6 +486,10 @@ private:
 SmallVector<KernelBuilder::TilePiece> KernelBuilder::loadTiles(Value k0) {
   SmallVector<TilePiece> pieces;
   auto vecType = VectorType::get({vec()}, g.element);
+  Value zero = arith::ConstantOp::create(
+      b, DenseElementsAttr::get(vecType, b.getZeroAttr(g.element)));
+  // Each thread takes whole vectors of the tile: (row, col) is where one
+  // starts; `source` loads it.
   auto load = [&](int64_t rows, int64_t cols, Value shared, bool transposed,
                   auto source) {
     int64_t perRow = cols / vec();
@@ -479,23 +497,69 @@ SmallVector<KernelBuilder::TilePiece> KernelBuilder::loadTiles(Value k0) {
       Value idx = ix.add(thread, i * t.threads());
       Value row = ix.div(idx, perRow);
       Value col = ix.mul(ix.rem(idx, perRow), vec());
-      auto [memory, offset] = source(row, col);
-      Value v = vector::LoadOp::create(b, vecType, memory, ValueRange{offset},
-                                       /*nontemporal=*/false, llvm::Align(16));
-      pieces.push_back({v, shared, row, col, transposed});
+      pieces.push_back({source(row, col), shared, row, col, transposed});
     }
   };
-  load(t.tileM(), kTileK, smemA, t.simt, [&](Value row, Value col) {
+  // Past the end of K (the last step of a K that is not a multiple of the
+  // step) A and B read as zero; the loads themselves stay in bounds.
+  bool kEdge = g.k % kTileK != 0;
+  auto below = [&](Value x, int64_t bound) { return ix.lt(x, bound); };
+  // `v` where `inside`, else zeros (a condition per element: SPIR-V before
+  // 1.4 has no vector select on one condition).
+  auto orZero = [&](Value inside, Value v) -> Value {
+    auto mask = VectorType::get({vec()}, b.getI1Type());
+    return arith::SelectOp::create(
+        b, vector::BroadcastOp::create(b, mask, inside), v, zero);
+  };
+  load(t.tileM(), kTileK, smemA, t.simt, [&](Value row, Value col) -> Value {
     Value m = ix.add(m0, row);
     if (edge) // rows past the end read the last row; they are not stored
       m = ix.min(m, g.m - 1);
-    return std::make_pair(a, aOffset(ix, g, batch, m, ix.add(k0, col)));
+    Value k = ix.add(k0, col);
+    if (vectorA(g)) {
+      Value v = vector::LoadOp::create(
+          b, vecType, a,
+          ValueRange{aOffset(ix, g, batch, m, kEdge ? ix.min(k, g.k - vec())
+                                                    : k)},
+          /*nontemporal=*/false, llvm::Align(16));
+      return kEdge ? orZero(below(k, g.k), v) : v;
+    }
+    // Element by element: a convolution over channels that do not make
+    // whole vectors (an RGB image's 3), a K that does not.
+    SmallVector<Value> elements;
+    for (int64_t e = 0; e < vec(); ++e) {
+      Value ke = ix.add(k, e);
+      Value x = memref::LoadOp::create(
+          b, a,
+          ValueRange{aOffset(ix, g, batch, m, kEdge ? ix.min(ke, g.k - 1)
+                                                    : ke)});
+      if (kEdge)
+        x = arith::SelectOp::create(
+            b, below(ke, g.k), x,
+            arith::ConstantOp::create(b, b.getZeroAttr(g.element)));
+      elements.push_back(x);
+    }
+    return vector::FromElementsOp::create(b, vecType, elements);
   });
-  load(kTileK, t.tileN(), smemB, false, [&](Value row, Value col) {
-    Value offset = ix.add(ix.mul(batch, g.k * g.n),
-                          ix.add(ix.mul(ix.add(k0, row), g.n),
-                                 ix.add(n0, col)));
-    return std::make_pair(bm, offset);
+  // Columns past the end of N (the last column tile cut) read as zero.
+  bool nEdge = g.n % t.tileN() != 0;
+  load(kTileK, t.tileN(), smemB, false, [&](Value row, Value col) -> Value {
+    Value k = ix.add(k0, row);
+    Value n = ix.add(n0, col);
+    Value offset = ix.add(
+        ix.mul(batch, g.k * g.n),
+        ix.add(ix.mul(kEdge ? ix.min(k, g.k - 1) : k, g.n),
+               nEdge ? ix.min(n, g.n - vec()) : n));
+    Value v = vector::LoadOp::create(b, vecType, bm, ValueRange{offset},
+                                     /*nontemporal=*/false, llvm::Align(16));
+    Value inside;
+    if (kEdge)
+      inside = below(k, g.k);
+    if (nEdge) {
+      Value c = below(n, g.n);
+      inside = inside ? arith::AndIOp::create(b, inside, c).getResult() : c;
+    }
+    return inside ? orZero(inside, v) : v;
   });
   return pieces;
 }
@@ -523,10 +587,12 @@ void KernelBuilder::copyC(bool toShared, int64_t rowBase) {
     Value row = ix.div(idx, perRow);
     Value col = ix.mul(ix.rem(idx, perRow), 4);
     Value m = ix.add(ix.add(m0, rowBase), row);
-    Value global = cOffset(m, ix.add(n0, col));
+    Value n = ix.add(n0, col);
+    Value global = cOffset(m, n);
+    Value inside = exists(m, n);
     OpBuilder::InsertionGuard guard(b);
     if (toShared) {
-      auto ifOp = scf::IfOp::create(b, vecType, ix.lt(m, g.m),
+      auto ifOp = scf::IfOp::create(b, vecType, inside,
                                     /*withElseRegion=*/true);
       b.setInsertionPointToStart(ifOp.thenBlock());
       Value loaded = vector::LoadOp::create(b, vecType, c, ValueRange{global});
@@ -539,7 +605,7 @@ void KernelBuilder::copyC(bool toShared, int64_t rowBase) {
       vector::StoreOp::create(b, ifOp.getResult(0), smemC,
                               ValueRange{row, col});
     } else {
-      auto ifOp = scf::IfOp::create(b, TypeRange{}, ix.lt(m, g.m),
+      auto ifOp = scf::IfOp::create(b, TypeRange{}, inside,
                                     /*withElseRegion=*/false);
       b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
       Value v = vector::LoadOp::create(b, vecType, smemC, ValueRange{row, col});
@@ -558,7 +624,8 @@ SmallVector<Value> KernelBuilder::initialAccumulators(bool zeroInit) {
     init.assign(t.perM * t.perN, zero);
     return init;
   }
-  if (edge) {
+  bool staged = edge || nEdge;
+  if (staged) {
     copyC(/*toShared=*/true);
     gpu::BarrierOp::create(b);
   }
@@ -566,7 +633,7 @@ SmallVector<Value> KernelBuilder::initialAccumulators(bool zeroInit) {
     for (int64_t j = 0; j < t.perN; ++j) {
       Value row = rowOf(i), col = colOf(j);
       init.push_back(
-          edge ? gpu::SubgroupMmaLoadMatrixOp::create(
+          staged ? gpu::SubgroupMmaLoadMatrixOp::create(
                      b, fragC, smemC, ValueRange{row, col},
                      b.getIndexAttr(ldC()), UnitAttr{})
                : gpu::SubgroupMmaLoadMatrixOp::create(
@@ -604,7 +671,7 @@ SmallVector<Value> KernelBuilder::multiply(ValueRange accumulators) {
 }
 
 void KernelBuilder::store(ValueRange acc) {
-  if (!edge && !epilogue) {
+  if (!edge && !nEdge && !epilogue) {
     for (int64_t i = 0; i < t.perM; ++i)
       for (int64_t j = 0; j < t.perN; ++j)
         gpu::SubgroupMmaStoreMatrixOp::create(
@@ -655,12 +722,13 @@ void KernelBuilder::applyEpilogue(int64_t rowBase) {
   Value row = ix.div(idx, t.tileN());
   Value col = ix.rem(idx, t.tileN());
   Value m = ix.add(ix.add(m0, rowBase), row);
-  if (edge) {
-    auto inside = scf::IfOp::create(b, TypeRange{}, ix.lt(m, g.m),
+  Value n = ix.add(n0, col);
+  if (edge || nEdge) {
+    auto inside = scf::IfOp::create(b, TypeRange{}, exists(m, n),
                                     /*withElseRegion=*/false);
     b.setInsertionPoint(inside.thenBlock()->getTerminator());
   }
-  epilogueAt(m, ix.add(n0, col), [&]() -> Value {
+  epilogueAt(m, n, [&]() -> Value {
     return memref::LoadOp::create(b, smemC, ValueRange{row, col});
   });
 }
@@ -716,10 +784,14 @@ SmallVector<Value> KernelBuilder::simtAccumulators(bool zeroInit) {
       Value m = ix.add(ix.add(m0, rowOf(i)), r);
       if (edge) // rows past the end are never stored
         m = ix.min(m, g.m - 1);
-      for (int64_t j = 0; j < t.perN; ++j)
+      for (int64_t j = 0; j < t.perN; ++j) {
+        Value n = ix.add(n0, colOf(j));
+        if (nEdge) // neither are columns past the end
+          n = ix.min(n, g.n - kGroup);
         init.push_back(vector::LoadOp::create(
-            b, v4, c, ValueRange{cOffset(m, ix.add(n0, colOf(j)))},
+            b, v4, c, ValueRange{cOffset(m, n)},
             /*nontemporal=*/false, llvm::Align(16)));
+      }
     }
   return init;
 }
@@ -768,8 +840,14 @@ void KernelBuilder::storeSimt(ValueRange acc) {
         b.setInsertionPoint(inside.thenBlock()->getTerminator());
       }
       for (int64_t j = 0; j < t.perN; ++j) {
+        OpBuilder::InsertionGuard guard(b);
         Value v = acc[(i * kGroup + r) * t.perN + j];
         Value n = ix.add(n0, colOf(j));
+        if (nEdge) { // the thread's 4 columns exist or do not
+          auto inside = scf::IfOp::create(b, TypeRange{}, ix.lt(n, g.n),
+                                          /*withElseRegion=*/false);
+          b.setInsertionPoint(inside.thenBlock()->getTerminator());
+        }
         if (!epilogue) {
           vector::StoreOp::create(b, v, c, ValueRange{cOffset(m, n)},
                                   /*nontemporal=*/false, llvm::Align(16));
@@ -786,6 +864,7 @@ void KernelBuilder::storeSimt(ValueRange acc) {
 void KernelBuilder::build(Value aRoot, Value bRoot, Value cRoot,
                           bool zeroInit, linalg::GenericOp epilogue) {
   edge = g.m % t.tileM() != 0;
+  nEdge = g.n % t.tileN() != 0;
   this->cRoot = cRoot;
   if (t.slices == 1) {
     this->epilogue = epilogue;
@@ -822,14 +901,14 @@ void KernelBuilder::buildGemm(Value aRoot, Value bRoot, Value partials,
              : shared(t.tileM(), ldA(), g.element),
       shared(kTileK, ldB(), g.element)};
   // On CUDA cores each thread has its elements of C itself.
-  bool stageC = !t.simt && (edge || epilogue);
+  bool stageC = !t.simt && (edge || nEdge || epilogue);
   if (stageC)
     buffers.push_back(shared(slabRows(), ldC(), f32));
 
   OpBuilder::InsertionGuard outside(b);
   auto launch = gpu::LaunchOp::create(
-      b, ix.c(g.n / t.tileN()), ix.c(llvm::divideCeil(g.m, t.tileM())),
-      ix.c(g.batch * t.slices), ix.c(t.threads()), ix.c(1), ix.c(1),
+      b, ix.c(llvm::divideCeil(g.n, t.tileN())),
+      ix.c(llvm::divideCeil(g.m, t.tileM())), ix.c(g.batch * t.slices), ix.c(t.threads()), ix.c(1), ix.c(1),
       /*dynamicSharedMemorySize=*/{}, /*asyncTokenType=*/{},
       /*asyncDependencies=*/{}, buffers);
   b.setInsertionPointToStart(&launch.getBody().front());
@@ -843,7 +922,7 @@ void KernelBuilder::buildGemm(Value aRoot, Value bRoot, Value partials,
   Value slice = ix.rem(z, t.slices);
   cBatch = t.slices == 1 ? batch
                          : ix.add(ix.mul(slice, g.batch), batch);
-  int64_t sliceK = g.k / t.slices;
+  int64_t sliceK = llvm::alignTo(g.k, kTileK) / t.slices;
   Value kBegin = ix.mul(slice, sliceK);
   m0 = ix.mul(launch.getBlockIds().y, t.tileM());
   n0 = ix.mul(launch.getBlockIds().x, t.tileN());
@@ -1205,7 +1284,8 @@ struct TensorCoreKernelsPass
         t = chooseTiling(*g, simt, /*large=*/true);
       // A cut last row tile that starts from C stages all of C at once,
       // which only small tiles leave room for.
-      if (!simt && !fill && g->m % t->tileM() != 0 && t->threads() > 128)
+      if (!simt && !fill && t->threads() > 128 &&
+          (g->m % t->tileM() != 0 || g->n % t->tileN() != 0))
         t = chooseTiling(*g, simt);
       linalg::GenericOp epilogue =
           epilogueOf(op, roots[2], fill, {roots[0], roots[1]});

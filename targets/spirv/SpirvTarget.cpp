@@ -11,6 +11,7 @@
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "pipelines/tosa-to-gpu/TosaToGpu.h"
 
@@ -58,6 +59,7 @@ struct PrepareSpirvPass
       return signalPassFailure();
     }
     module->setAttr(spirv::getTargetEnvAttrName(), env);
+    scalarizeVectorAccesses(module);
 
     module.walk([&](gpu::GPUFuncOp func) {
       if (!func.isKernel())
@@ -89,6 +91,51 @@ struct PrepareSpirvPass
       func->setAttr(gpu::GPUFuncOp::getNumWorkgroupAttributionsAttrName(),
                     b.getI64IntegerAttr(0));
     });
+  }
+
+  /// Vector loads and stores of memory (the tiled GEMM's 16-byte accesses)
+  /// become one access per element: Vulkan's logical addressing cannot
+  /// reinterpret a pointer to a scalar buffer element as a pointer to a
+  /// vector (drivers combine neighbouring accesses themselves).
+  static void scalarizeVectorAccesses(ModuleOp module) {
+    SmallVector<Operation *> accesses;
+    module.walk([&](Operation *op) {
+      if (auto load = dyn_cast<vector::LoadOp>(op);
+          load && load.getVectorType().getRank() == 1)
+        accesses.push_back(op);
+      if (auto store = dyn_cast<vector::StoreOp>(op);
+          store && store.getVectorType().getRank() == 1)
+        accesses.push_back(op);
+    });
+    for (Operation *op : accesses) {
+      OpBuilder b(op);
+      Location loc = op->getLoc();
+      auto at = [&](ValueRange indices, int64_t e) {
+        SmallVector<Value> shifted(indices);
+        Value offset = arith::ConstantIndexOp::create(b, loc, e);
+        shifted.back() =
+            arith::AddIOp::create(b, loc, shifted.back(), offset);
+        return shifted;
+      };
+      if (auto load = dyn_cast<vector::LoadOp>(op)) {
+        VectorType type = load.getVectorType();
+        SmallVector<Value> elements;
+        for (int64_t e = 0; e < type.getNumElements(); ++e)
+          elements.push_back(memref::LoadOp::create(
+              b, loc, load.getBase(), at(load.getIndices(), e)));
+        load.replaceAllUsesWith(
+            vector::FromElementsOp::create(b, loc, type, elements)
+                .getResult());
+      } else {
+        auto store = cast<vector::StoreOp>(op);
+        for (int64_t e = 0; e < store.getVectorType().getNumElements(); ++e)
+          memref::StoreOp::create(
+              b, loc,
+              vector::ExtractOp::create(b, loc, store.getValueToStore(), e),
+              store.getBase(), at(store.getIndices(), e));
+      }
+      op->erase();
+    }
   }
 };
 

@@ -117,6 +117,16 @@ MODELS = {
     # into slices whose partial products a second kernel sums, applying
     # the bias and ReLU (BERT's FFN down projection at batch 1).
     "mm_split_k": lambda n: matmul_bias_relu(n, [128, 3072], [3072, 768]),
+    # A network's first convolution: 7x7 over RGB (3 channels, K = 147),
+    # stride 2, padding 3: A read element by element, K's last step cut.
+    "conv_rgb": lambda n: conv(n, [1, 3, 64, 64], [64, 3, 7, 7],
+                               strides=[2, 2], pads=[3, 3, 3, 3]),
+    # A classifier: 100 rows, K = 200 and N = 1000, none a multiple of the
+    # tile: row, column and K edges.
+    "mm_ragged": lambda n: matmul_bias_relu(n, [100, 200], [200, 1000]),
+    # One row against 2048 x 1000 (ResNet-50's classifier at batch 1): K
+    # split, the last column tile cut.
+    "gemv_split_k": lambda n: matmul(n, [1, 2048], [2048, 1000]),
     # Dilation 2 and no padding.
     "conv_dilated": lambda n: conv(n, [1, 32, 20, 20], [64, 32, 3, 3],
                                    dilations=[2, 2]),

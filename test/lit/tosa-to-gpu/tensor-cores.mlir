@@ -21,33 +21,45 @@ func.func @selected(%a: tensor<1x256x128xf16>, %b: tensor<1x128x512xf16>) -> ten
 
 // -----
 
-// f32 operands (no fp16 precision), K not a multiple of 32, columns not a
-// multiple of 32, and a convolution whose 3 input channels do not make
-// 16-byte vectors stay with the scalar kernels.
+// f32 operands (no fp16 precision), and columns that are not whole 16-byte
+// vectors (36 halves) stay with the scalar kernels.
 // SELECT-LABEL: func.func @not_selected
 // SELECT-NOT: onnx_tosa.tensor_cores
 // With tf32, the f32 matmul is selected too (and only it).
 // TF32-LABEL: func.func @not_selected
 // TF32: linalg.batch_matmul {onnx_tosa.tensor_cores} ins(%{{.*}}, %{{.*}} : tensor<1x64x64xf32>, tensor<1x64x64xf32>)
 // TF32-NOT: onnx_tosa.tensor_cores
-// TF32-LABEL: func.func @conv_selected
+// TF32-LABEL: func.func @edges_selected
 // With simt, the f32 matmul is marked for the kernel on CUDA cores instead.
 // SIMT-LABEL: func.func @not_selected
 // SIMT: linalg.batch_matmul {onnx_tosa.simt_gemm} ins(%{{.*}}, %{{.*}} : tensor<1x64x64xf32>, tensor<1x64x64xf32>)
 // SIMT-NOT: onnx_tosa.simt_gemm
 // SIMT-NOT: onnx_tosa.tensor_cores
-// SIMT-LABEL: func.func @conv_selected
+// SIMT-LABEL: func.func @edges_selected
 func.func @not_selected(%a32: tensor<1x64x64xf32>, %b32: tensor<1x64x64xf32>, %c32: tensor<1x64x64xf32>,
-                        %a: tensor<1x64x48xf16>, %b: tensor<1x48x64xf16>, %c: tensor<1x64x64xf32>,
-                        %a2: tensor<1x64x64xf16>, %b2: tensor<1x64x48xf16>, %c2: tensor<1x64x48xf32>,
-                        %x: tensor<1x230x230x3xf16>, %w: tensor<7x7x3x64xf16>, %y: tensor<1x112x112x64xf32>)
-    -> (tensor<1x64x64xf32>, tensor<1x64x64xf32>, tensor<1x64x48xf32>, tensor<1x112x112x64xf32>) {
+                        %a: tensor<1x64x64xf16>, %b: tensor<1x64x36xf16>, %c: tensor<1x64x36xf32>)
+    -> (tensor<1x64x64xf32>, tensor<1x64x36xf32>) {
   %0 = linalg.batch_matmul ins(%a32, %b32 : tensor<1x64x64xf32>, tensor<1x64x64xf32>) outs(%c32 : tensor<1x64x64xf32>) -> tensor<1x64x64xf32>
+  %1 = linalg.batch_matmul ins(%a, %b : tensor<1x64x64xf16>, tensor<1x64x36xf16>) outs(%c : tensor<1x64x36xf32>) -> tensor<1x64x36xf32>
+  return %0, %1 : tensor<1x64x64xf32>, tensor<1x64x36xf32>
+}
+
+// -----
+
+// K not a multiple of 32 (its last step reads zeros past the end), columns
+// not a multiple of the tile (the last column tile is cut), and a
+// convolution over 3 channels (A read element by element) are selected.
+// SELECT-LABEL: func.func @edges_selected
+// SELECT-COUNT-3: onnx_tosa.tensor_cores
+func.func @edges_selected(%a: tensor<1x64x48xf16>, %b: tensor<1x48x64xf16>, %c: tensor<1x64x64xf32>,
+                          %a2: tensor<1x64x64xf16>, %b2: tensor<1x64x48xf16>, %c2: tensor<1x64x48xf32>,
+                          %x: tensor<1x230x230x3xf16>, %w: tensor<7x7x3x64xf16>, %y: tensor<1x112x112x64xf32>)
+    -> (tensor<1x64x64xf32>, tensor<1x64x48xf32>, tensor<1x112x112x64xf32>) {
   %1 = linalg.batch_matmul ins(%a, %b : tensor<1x64x48xf16>, tensor<1x48x64xf16>) outs(%c : tensor<1x64x64xf32>) -> tensor<1x64x64xf32>
   %2 = linalg.batch_matmul ins(%a2, %b2 : tensor<1x64x64xf16>, tensor<1x64x48xf16>) outs(%c2 : tensor<1x64x48xf32>) -> tensor<1x64x48xf32>
   %3 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
          ins(%x, %w : tensor<1x230x230x3xf16>, tensor<7x7x3x64xf16>) outs(%y : tensor<1x112x112x64xf32>) -> tensor<1x112x112x64xf32>
-  return %0, %1, %2, %3 : tensor<1x64x64xf32>, tensor<1x64x64xf32>, tensor<1x64x48xf32>, tensor<1x112x112x64xf32>
+  return %1, %2, %3 : tensor<1x64x64xf32>, tensor<1x64x48xf32>, tensor<1x112x112x64xf32>
 }
 
 // -----
@@ -382,5 +394,49 @@ func.func @split_k(%a: memref<1x128x3072xf16>, %b: memref<1x3072x768xf16>, %c: m
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<1x128x768xf32>)
   linalg.batch_matmul {onnx_tosa.tensor_cores} ins(%a, %b : memref<1x128x3072xf16>, memref<1x3072x768xf16>) outs(%c : memref<1x128x768xf32>)
+  return
+}
+
+// -----
+
+// K = 48 and N = 48 on a 32x32 tile: the second K step reads zeros past
+// K's end (loads clamped to the last vector, then selected away), the
+// second column tile is cut (B's columns past the end read as zero, C
+// staged and only the elements that exist stored: row and column checked).
+// KERNEL-LABEL: func.func @edge_kernel
+// KERNEL: gpu.launch blocks({{.*}}) in (%{{.*}} = %c2{{.*}}, %{{.*}} = %c2{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) workgroup({{.*}}, {{.*}}, %[[SC:.*]] : memref<32x36xf32, #gpu.address_space<workgroup>>)
+// KERNEL: arith.minui %{{.*}}, %c40
+// KERNEL: arith.select %{{.*}} : vector<8xi1>, vector<8xf16>
+// KERNEL: arith.minui %{{.*}}, %c47
+// KERNEL: arith.andi
+// KERNEL: arith.select %{{.*}} : vector<8xi1>, vector<8xf16>
+// KERNEL: scf.for
+// KERNEL: gpu.subgroup_mma_store_matrix %{{.*}}, %[[SC]]
+// KERNEL: arith.andi
+// KERNEL: scf.if
+// KERNEL: vector.load %[[SC]]
+func.func @edge_kernel(%a: memref<1x64x48xf16>, %b: memref<1x48x48xf16>, %c: memref<1x64x48xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<1x64x48xf32>)
+  linalg.batch_matmul {onnx_tosa.tensor_cores} ins(%a, %b : memref<1x64x48xf16>, memref<1x48x48xf16>) outs(%c : memref<1x64x48xf32>)
+  return
+}
+
+// -----
+
+// A 3x3 convolution over 3 channels (K = 27) on CUDA cores: A is read
+// element by element (a filter position is not a whole vector), each
+// element's k clamped to 26 and selected away past it.
+// KERNEL-LABEL: func.func @rgb_kernel
+// KERNEL: gpu.launch
+// KERNEL: arith.minui %{{.*}}, %c26
+// KERNEL: memref.load
+// KERNEL: arith.select %{{.*}} : f32
+// KERNEL: vector.from_elements
+func.func @rgb_kernel(%x: memref<1x20x20x3xf32>, %w: memref<3x3x3x32xf32>, %y: memref<1x18x18x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%y : memref<1x18x18x32xf32>)
+  linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, onnx_tosa.simt_gemm, strides = dense<1> : tensor<2xi64>}
+    ins(%x, %w : memref<1x20x20x3xf32>, memref<3x3x3x32xf32>) outs(%y : memref<1x18x18x32xf32>)
   return
 }

@@ -74,6 +74,10 @@ constexpr int64_t kCPadding = 4;  // floats added to each row of staged C
 constexpr int64_t kSmCount = 132;  // H100/H200 streaming multiprocessors
 constexpr int64_t kMinWarpsPerSm = 4;  // to hide memory latency at all
 constexpr int64_t kMinSliceSteps = 8;  // K steps of a slice of a split K
+/// Multiply-adds below which a contraction keeps the plain kernels: as fast
+/// at that size (a launch's worth of work), and much less code to compile
+/// (which Vulkan drivers do when a model is loaded).
+constexpr int64_t kMinProducts = 1 << 17;
 
 /// A block's shape. On tensor cores: unitsM x unitsN warps, each perM x perN
 /// fragments of 16x16. On CUDA cores (`simt`): unitsM x unitsN threads, each
@@ -1181,7 +1185,7 @@ struct SelectTensorCoreOpsPass
     SmallVector<linalg::LinalgOp> marked;
     getOperation().walk([&](linalg::LinalgOp op) {
       std::optional<Gemm> g = gemmOf(op);
-      if (!g)
+      if (!g || g->batch * g->m * g->n * g->k < kMinProducts)
         return;
       if (tensorCores && (g->element.isF16() || tf32) &&
           chooseTiling(*g, false))

@@ -259,8 +259,8 @@ std::optional<Gemm> gemmOf(Operation *op) {
 /// gets the largest tiling that does with K split into slices of 8 steps
 /// or more; else the smallest tiling. None when N is not a multiple of a
 /// 16-byte vector. With `large`, f16 GEMMs big enough for them
-/// may get 128x128 tiles (8 warps of 32x64): twice the products per byte
-/// loaded of 64x64 ones. On CUDA cores (`simt`) a thread computes 8x8
+/// may get 128x128 or 128x64 tiles (8 warps of 32x64 or 32x32): twice the
+/// products per byte loaded of 64x64 ones. On CUDA cores (`simt`) a thread computes 8x8
 /// elements in large tiles and 4x4 in the smaller ones, down to a one-warp
 /// 16x32 tile.
 std::optional<Tiling> chooseTiling(const Gemm &g, bool simt,
@@ -268,11 +268,13 @@ std::optional<Tiling> chooseTiling(const Gemm &g, bool simt,
   // B and C are read in 16-byte vectors along their rows.
   if (g.n % vectorWidth(g.element) != 0)
     return std::nullopt;
-  static const Tiling tensorCores[] = {
-      {4, 2, 2, 4}, {2, 2, 2, 2}, {2, 2, 1, 2}, {2, 2, 1, 1}};
+  static const Tiling tensorCores[] = {{4, 2, 2, 4}, {4, 2, 2, 2},
+                                       {2, 2, 2, 2}, {2, 2, 1, 2},
+                                       {2, 2, 1, 1}};
   static const Tiling cudaCores[] = {
-      {16, 16, 2, 2, true}, {8, 16, 2, 2, true}, {16, 16, 1, 1, true},
-      {8, 16, 1, 1, true},  {8, 8, 1, 1, true},  {4, 8, 1, 1, true}};
+      {16, 16, 2, 2, true}, {8, 16, 2, 2, true}, {16, 8, 2, 2, true},
+      {16, 16, 1, 1, true}, {8, 16, 1, 1, true}, {8, 8, 1, 1, true},
+      {4, 8, 1, 1, true}};
   auto fills = [&](const Tiling &t, int64_t slices) {
     int64_t blocks = slices * g.batch * llvm::divideCeil(g.m, t.tileM()) *
                      llvm::divideCeil(g.n, t.tileN());

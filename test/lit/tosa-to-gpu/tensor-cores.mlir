@@ -76,18 +76,19 @@ func.func @conv_selected(%x: tensor<1x9x9x64xf16>, %w: tensor<3x3x64x128xf16>, %
 
 // -----
 
-// On buffers, a marked matmul with 4 batches of 512x1024x256 (512 blocks of
-// 64x64): grid (N/64, M/64, batch), 4 warps of 2x2 fragments each. The zero
+// On buffers, a marked matmul with 2 batches of 512x1024x256 (256 blocks of
+// 64x64; 128x64 tiles would not fill the GPU): grid (N/64, M/64, batch), 4
+// warps of 2x2 fragments each. The zero
 // fill before it goes (the accumulators start at zero), the operands are
 // read through flat views of the buffers their views come from, A and B
 // tiles go through workgroup memory, and C is stored fragment by fragment.
 // SELECT-LABEL: func.func @kernel
 // KERNEL-LABEL: func.func @kernel
 // KERNEL-NOT: linalg.fill
-// KERNEL: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c8{{.*}}, %{{.*}} = %c4{{.*}}) threads({{.*}}) in (%{{.*}} = %c128{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) workgroup(%[[SA:.*]] : memref<64x40xf16, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<32x72xf16, #gpu.address_space<workgroup>>)
-// KERNEL: %[[A:.*]] = memref.reinterpret_cast %arg0 to offset: [0], sizes: [524288], strides: [1]
-// KERNEL: %[[B:.*]] = memref.reinterpret_cast %arg1 to offset: [0], sizes: [1048576], strides: [1]
-// KERNEL: %[[C:.*]] = memref.reinterpret_cast %arg2 to offset: [0], sizes: [2097152], strides: [1]
+// KERNEL: gpu.launch blocks(%{{.*}}, %{{.*}}, %{{.*}}) in (%{{.*}} = %c16{{.*}}, %{{.*}} = %c8{{.*}}, %{{.*}} = %c2{{.*}}) threads({{.*}}) in (%{{.*}} = %c128{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c1{{.*}}) workgroup(%[[SA:.*]] : memref<64x40xf16, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<32x72xf16, #gpu.address_space<workgroup>>)
+// KERNEL: %[[A:.*]] = memref.reinterpret_cast %arg0 to offset: [0], sizes: [262144], strides: [1]
+// KERNEL: %[[B:.*]] = memref.reinterpret_cast %arg1 to offset: [0], sizes: [524288], strides: [1]
+// KERNEL: %[[C:.*]] = memref.reinterpret_cast %arg2 to offset: [0], sizes: [1048576], strides: [1]
 // KERNEL: gpu.subgroup_mma_constant_matrix %{{.*}} : !gpu.mma_matrix<16x16xf32, "COp">
 // The first step's tiles, then in the loop the next step's (the last step
 // reloads its own: K - 32 = 224) before this step's products.
@@ -110,10 +111,10 @@ func.func @conv_selected(%x: tensor<1x9x9x64xf16>, %w: tensor<3x3x64x128xf16>, %
 // KERNEL-NOT: linalg.batch_matmul
 // OUTLINED-LABEL: gpu.func @kernel_kernel
 // OUTLINED-SAME: workgroup(%{{.*}} : memref<64x40xf16, #gpu.address_space<workgroup>> {llvm.align = 128 : i64}, %{{.*}} : memref<32x72xf16, #gpu.address_space<workgroup>> {llvm.align = 128 : i64})
-func.func @kernel(%a: memref<4x512x256xf16>, %b: memref<4x256x1024xf16>, %c: memref<4x512x1024xf32>) {
+func.func @kernel(%a: memref<2x512x256xf16>, %b: memref<2x256x1024xf16>, %c: memref<2x512x1024xf32>) {
   %zero = arith.constant 0.0 : f32
-  linalg.fill ins(%zero : f32) outs(%c : memref<4x512x1024xf32>)
-  linalg.batch_matmul {onnx_tosa.tensor_cores} ins(%a, %b : memref<4x512x256xf16>, memref<4x256x1024xf16>) outs(%c : memref<4x512x1024xf32>)
+  linalg.fill ins(%zero : f32) outs(%c : memref<2x512x1024xf32>)
+  linalg.batch_matmul {onnx_tosa.tensor_cores} ins(%a, %b : memref<2x512x256xf16>, memref<2x256x1024xf16>) outs(%c : memref<2x512x1024xf32>)
   return
 }
 
@@ -375,19 +376,19 @@ func.func @simt_kernel(%a: memref<1x40x64xf32>, %b: memref<1x64x64xf32>, %bias: 
 // -----
 
 // 128x768 with K = 3072 (BERT's FFN down projection at batch 1): no tiling
-// fills the GPU, so 64x64 tiles (24 blocks) with K split into 6 slices of
-// 512 (144 blocks): each block starts its slice at slice x 512 and stores
-// its partial products to a buffer of them, [slice][batch][M][N]; a second
-// kernel sums the 6 slices of each 4 elements into C.
+// fills the GPU, so 128x64 tiles (12 blocks) with K split into 12 slices
+// of 256 (144 blocks): each block starts its slice at slice x 256 and
+// stores its partial products to a buffer of them, [slice][batch][M][N]; a
+// second kernel sums the 12 slices of each 4 elements into C.
 // KERNEL-LABEL: func.func @split_k
-// KERNEL: %[[P:.*]] = memref.alloc() {alignment = 16 : i64} : memref<589824xf32>
-// KERNEL: gpu.launch blocks({{.*}}) in (%{{.*}} = %c12{{.*}}, %{{.*}} = %c2{{.*}}, %{{.*}} = %c6{{.*}}) threads({{.*}}) in (%{{.*}} = %c128{{.*}}, {{.*}})
-// KERNEL: arith.remui %{{.*}}, %c6
-// KERNEL: arith.muli %{{.*}}, %c512
-// KERNEL: scf.for %{{.*}} = %c0{{.*}} to %c512{{.*}} step %c32
+// KERNEL: %[[P:.*]] = memref.alloc() {alignment = 16 : i64} : memref<1179648xf32>
+// KERNEL: gpu.launch blocks({{.*}}) in (%{{.*}} = %c12{{.*}}, %{{.*}} = %c1{{.*}}, %{{.*}} = %c12{{.*}}) threads({{.*}}) in (%{{.*}} = %c256{{.*}}, {{.*}})
+// KERNEL: arith.remui %{{.*}}, %c12
+// KERNEL: arith.muli %{{.*}}, %c256
+// KERNEL: scf.for %{{.*}} = %c0{{.*}} to %c256{{.*}} step %c32
 // KERNEL-COUNT-4: gpu.subgroup_mma_store_matrix %{{.*}}, %[[P]][%{{.*}}] {leadDimension = 768 : index}
 // KERNEL: gpu.launch blocks({{.*}}) in (%{{.*}} = %c96{{.*}}, {{.*}}) threads({{.*}}) in (%{{.*}} = %c256{{.*}}, {{.*}})
-// KERNEL-COUNT-6: vector.load %[[P]]
+// KERNEL-COUNT-12: vector.load %[[P]]
 // KERNEL: vector.store %{{.*}}, %{{.*}} : memref<98304xf32>, vector<4xf32>
 // KERNEL-NOT: linalg
 func.func @split_k(%a: memref<1x128x3072xf16>, %b: memref<1x3072x768xf16>, %c: memref<1x128x768xf32>) {

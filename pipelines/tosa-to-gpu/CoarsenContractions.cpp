@@ -20,6 +20,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
@@ -217,8 +218,13 @@ struct UnrollSmallLoopsPass
   void runOnOperation() override {
     SmallVector<scf::ForOp> loops;
     getOperation().walk([&](scf::ForOp loop) {
+      // Loops that synchronize the workgroup (the K loop of a tiled GEMM,
+      // whose body is already thousands of instructions) stay loops.
       bool innermost = true;
-      loop.getBody()->walk([&](LoopLikeOpInterface) { innermost = false; });
+      loop.getBody()->walk([&](Operation *op) {
+        if (isa<LoopLikeOpInterface, gpu::BarrierOp>(op))
+          innermost = false;
+      });
       std::optional<APInt> trips = loop.getStaticTripCount();
       if (innermost && trips && trips->getSExtValue() > 1 &&
           trips->getSExtValue() <= 8)

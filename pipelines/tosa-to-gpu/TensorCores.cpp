@@ -254,7 +254,8 @@ std::optional<Gemm> gemmOf(Operation *op) {
 /// The largest tiling that still fills the GPU (a block or more per
 /// multiprocessor, and 4 warps or more each), one whose rows and columns
 /// divide M and N preferred (the last row or column tile is otherwise cut,
-/// and the last K step of a K that is not a multiple of 32). With `split`,
+/// and the last K step of a K that is not a multiple of 32); tilings whose
+/// tiles are three quarters C's elements or more when there are such. With `split`,
 /// a GEMM no tiling fills the GPU with (few rows and columns, a long K)
 /// gets the largest tiling that does with K split into slices of 8 steps
 /// or more; else the smallest tiling. None when N is not a multiple of a
@@ -284,15 +285,24 @@ std::optional<Tiling> chooseTiling(const Gemm &g, bool simt,
   auto divides = [&](const Tiling &t) {
     return g.m % t.tileM() == 0 && g.n % t.tileN() == 0;
   };
+  // The share of the tiles' elements that are C's: tiles much taller or
+  // wider than C (a 128-row tile for 49 rows) compute mostly nothing.
+  auto utilization = [&](const Tiling &t) {
+    return double(g.m * g.n) /
+           double(llvm::alignTo(g.m, t.tileM()) * llvm::alignTo(g.n, t.tileN()));
+  };
   SmallVector<Tiling> usable;
+  for (const Tiling &t : simt ? ArrayRef(cudaCores) : ArrayRef(tensorCores))
+    if (simt || t.threads() <= 128 || (large && g.element.isF16()))
+      usable.push_back(t);
+  SmallVector<Tiling> efficient = llvm::filter_to_vector(
+      usable, [&](const Tiling &t) { return utilization(t) >= 0.75; });
+  if (!efficient.empty())
+    usable = efficient;
   std::optional<Tiling> best;
-  for (const Tiling &t : simt ? ArrayRef(cudaCores) : ArrayRef(tensorCores)) {
-    if (!simt && t.threads() > 128 && !(large && g.element.isF16()))
-      continue;
-    usable.push_back(t);
+  for (const Tiling &t : usable)
     if (fills(t, 1) && (!best || (!divides(*best) && divides(t))))
       best = t;
-  }
   if (best || usable.empty())
     return best;
   int64_t steps = llvm::divideCeil(g.k, kTileK);

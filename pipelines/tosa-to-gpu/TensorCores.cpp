@@ -1,32 +1,46 @@
-//===- TensorCores.cpp - Contractions on tensor cores ---------------------===//
+//===- TensorCores.cpp - Contractions as tiled GEMM kernels ---------------===//
 //
 // Two passes, one on each side of bufferization:
 //
-// `onnx-tosa-select-tensor-core-ops` (linalg on tensors, CUDA target) marks
-// the contractions with f16 operands and an f32 result (TOSA MATMUL and
-// CONV2D after --precision=fp16), or, with `tf32`, f32 operands and result
-// (--precision=tf32), whose static sizes suit the kernel below:
-// linalg.batch_matmul, and linalg.conv_2d_nhwc_hwcf as an implicit GEMM
-// (rows: output pixels; columns: output channels; K: filter height x width
-// x input channels, which is the HWCF filter read as a [K, F] matrix).
-// onnx-tosa-coarsen-contractions leaves marked ops alone.
+// `onnx-tosa-select-tensor-core-ops` (linalg on tensors) marks the
+// contractions whose static sizes suit the kernel below (2^17 multiply-adds
+// or more; N a multiple of a 16-byte vector): linalg.batch_matmul, generic
+// contractions that are batches of row-major GEMMs, and
+// linalg.conv_2d_nhwc_hwcf as an implicit GEMM (rows: output pixels;
+// columns: output channels; K: filter height x width x input channels,
+// which is the HWCF filter read as a [K, F] matrix). On CUDA, those with
+// f16 operands and an f32 result (after --precision=fp16), or with `tf32`
+// f32 ones, go on tensor cores; with `simt` (every target) f32 ones not in
+// tf32 go on CUDA cores. onnx-tosa-coarsen-contractions leaves marked ops
+// alone.
 //
 // `onnx-tosa-tensor-core-kernels` (linalg on buffers) replaces each marked
-// op by a gpu.launch of its own, written with the gpu dialect's subgroup
-// MMA ops (WMMA on NVIDIA: 16x16x16 f16 or 16x16x8 tf32 products
-// accumulated in f32; tf32 reads the f32 operands with a 10-bit mantissa):
-//  - a block computes a tile of C of (warps x fragments x 16)^2 elements,
-//    each warp its own fragments, the accumulators in registers for the
-//    whole K loop;
+// op by a gpu.launch of its own:
+//  - a block computes a tile of C, the accumulators in registers for the
+//    whole K loop: on tensor cores each warp its WMMA fragments (16x16x16
+//    f16 or 16x16x8 tf32 products accumulated in f32; tf32 reads the f32
+//    operands with a 10-bit mantissa), on CUDA cores each thread 4x4 groups
+//    of elements (vector FMAs over the outer product of 4 rows of A and 4
+//    columns of B);
 //  - per step of 32 along K the block's threads copy the A and B tiles to
-//    workgroup (shared) memory with 16-byte vector loads, so that each
-//    element read from global memory serves every warp that needs it (the
-//    next step's loads are issued before this step's products); the
-//    rows are padded by 16 bytes to spread them over the memory banks while
-//    keeping the 16-byte row alignment WMMA needs;
-//  - the result fragments are stored straight to C. When the rows do not
-//    fill the last tile, C goes through workgroup memory instead and only
-//    the rows that exist are copied (A rows past the end read the last row).
+//    workgroup (shared) memory with 16-byte vector loads (element by
+//    element where A's rows are not whole vectors), so that each element
+//    read from global memory serves every warp that needs it (the next
+//    step's loads are issued before this step's products); the rows are
+//    padded by 16 bytes to spread them over the memory banks while keeping
+//    the 16-byte row alignment WMMA and vector loads need; CUDA cores read
+//    the A tile transposed;
+//  - C is stored straight from the accumulators. When the rows or columns
+//    do not fill the last tile, only the elements that exist are stored
+//    (tensor cores: through workgroup memory), loads past the ends are
+//    clamped and their values unused or replaced by zeros; so is the last
+//    step of a K that is not a multiple of 32;
+//  - the elementwise op after the contraction, when it alone reads C,
+//    becomes the kernel's epilogue, applied to the accumulators instead of
+//    storing C;
+//  - a GEMM no tiling fills the GPU with has its K split into slices, a
+//    block per slice storing partial products, and a second kernel sums
+//    them (applying the epilogue).
 // When the zero fill that initializes C directly precedes the op, it is
 // dropped and the accumulators start at zero; otherwise they start from C
 // (a convolution's broadcast bias, say).

@@ -106,19 +106,22 @@ MODELS = {
     # 1x1 with stride 2 (a ResNet downsampling branch), batch 2.
     "conv1x1_s2": lambda n: conv(n, [2, 64, 16, 16], [64, 64, 1, 1],
                                  strides=[2, 2]),
-    # 2048x1152: 128x128 tiles; bias and ReLU in the kernel, C staged
-    # one warp row at a time.
+    # 2048x1152: 128x128 tiles with an epilogue, C staged one warp row at a
+    # time (fp32: bias and ReLU; fp16: the rounding to f16 — the 2-D
+    # MatMul's bias comes after a reshape that elementwise fusion does not
+    # cross, and stays an op of its own).
     "mm_large_epilogue": lambda n: matmul_bias_relu(n, [2048, 256],
                                                     [256, 1152]),
     # 9000 output pixels of 256 channels: 128x128 tiles, the last one cut,
-    # bias and ReLU in the kernel.
+    # the bias in the kernel (the ReLU follows the layout transpose back to
+    # NCHW here).
     "conv1x1_large_cut": lambda n: conv_relu(n, [10, 64, 30, 30],
                                              [256, 64, 1, 1]),
     # Scores and context as contractions over [batch, heads].
     "attention": lambda n: attention(n),
     # 128 rows and 768 columns fill too few blocks for K = 3072: K is split
     # into slices whose partial products a second kernel sums, applying
-    # the bias and ReLU (BERT's FFN down projection at batch 1).
+    # the epilogue (BERT's FFN down projection at batch 1).
     "mm_split_k": lambda n: matmul_bias_relu(n, [128, 3072], [3072, 768]),
     # A network's first convolution: 7x7 over RGB (3 channels, K = 147),
     # stride 2, padding 3: A read element by element, K's last step cut.

@@ -118,7 +118,7 @@ struct Tiling {
 /// one filter position of a convolution, are consecutive in memory).
 struct Gemm {
   int64_t batch, m, n, k;
-  Type element; // of A and B: f16, or f32 read as tf32
+  Type element; // of A and B: f16, or f32 (read as tf32 on tensor cores)
   // Convolution geometry (implicit GEMM); kh == 0 for a plain matmul.
   int64_t oh = 0, ow = 0, kh = 0, kw = 0, c = 0, inH = 0, inW = 0;
   // Where the input starts in its buffer (a subview of it: ONNX padding
@@ -266,16 +266,16 @@ std::optional<Gemm> gemmOf(Operation *op) {
 }
 
 /// The largest tiling that still fills the GPU (a block or more per
-/// multiprocessor, and 4 warps or more each), one whose rows and columns
-/// divide M and N preferred (the last row or column tile is otherwise cut,
-/// and the last K step of a K that is not a multiple of 32); tilings whose
-/// tiles are three quarters C's elements or more when there are such. With `split`,
-/// a GEMM no tiling fills the GPU with (few rows and columns, a long K)
-/// gets the largest tiling that does with K split into slices of 8 steps
-/// or more; else the smallest tiling. None when N is not a multiple of a
-/// 16-byte vector. With `large`, f16 GEMMs big enough for them
-/// may get 128x128 or 128x64 tiles (8 warps of 32x64 or 32x32): twice the
-/// products per byte loaded of 64x64 ones. On CUDA cores (`simt`) a thread computes 8x8
+/// multiprocessor, and 4 warps or more each), among those whose tiles are
+/// three quarters C's elements or more when there are such; one whose rows
+/// and columns divide M and N preferred (the last row or column tile is
+/// otherwise cut, as is the last K step of a K that is not a multiple of
+/// 32). With `split`, a GEMM no tiling fills the GPU with (few rows and
+/// columns, a long K) gets the largest tiling that does with K split into
+/// slices of 8 steps or more; else the smallest tiling. None when N is not
+/// a multiple of a 16-byte vector. With `large`, f16 GEMMs may get 128x128
+/// or 128x64 tiles (8 warps of 32x64 or 32x32): twice the products per
+/// byte loaded of 64x64 ones. On CUDA cores (`simt`) a thread computes 8x8
 /// elements in large tiles and 4x4 in the smaller ones, down to a one-warp
 /// 16x32 tile.
 std::optional<Tiling> chooseTiling(const Gemm &g, bool simt,
@@ -302,8 +302,8 @@ std::optional<Tiling> chooseTiling(const Gemm &g, bool simt,
   // The share of the tiles' elements that are C's: tiles much taller or
   // wider than C (a 128-row tile for 49 rows) compute mostly nothing.
   auto utilization = [&](const Tiling &t) {
-    return double(g.m * g.n) /
-           double(llvm::alignTo(g.m, t.tileM()) * llvm::alignTo(g.n, t.tileN()));
+    return double(g.m * g.n) / double(llvm::alignTo(g.m, t.tileM()) *
+                                      llvm::alignTo(g.n, t.tileN()));
   };
   SmallVector<Tiling> usable;
   for (const Tiling &t : simt ? ArrayRef(cudaCores) : ArrayRef(tensorCores))
@@ -491,7 +491,6 @@ private:
   }
   struct TilePiece {
     Value value, shared, row, col;
-    bool transposed;
   };
   SmallVector<TilePiece> loadTiles(Value k0);
   void storeTiles(ArrayRef<TilePiece> pieces);
@@ -520,14 +519,13 @@ SmallVector<KernelBuilder::TilePiece> KernelBuilder::loadTiles(Value k0) {
       b, DenseElementsAttr::get(vecType, b.getZeroAttr(g.element)));
   // Each thread takes whole vectors of the tile: (row, col) is where one
   // starts; `source` loads it.
-  auto load = [&](int64_t rows, int64_t cols, Value shared, bool transposed,
-                  auto source) {
+  auto load = [&](int64_t rows, int64_t cols, Value shared, auto source) {
     int64_t perRow = cols / vec();
     for (int64_t i = 0; i < rows * perRow / t.threads(); ++i) {
       Value idx = ix.add(thread, i * t.threads());
       Value row = ix.div(idx, perRow);
       Value col = ix.mul(ix.rem(idx, perRow), vec());
-      pieces.push_back({source(row, col), shared, row, col, transposed});
+      pieces.push_back({source(row, col), shared, row, col});
     }
   };
   // Past the end of K (the last step of a K that is not a multiple of the
@@ -541,7 +539,7 @@ SmallVector<KernelBuilder::TilePiece> KernelBuilder::loadTiles(Value k0) {
     return arith::SelectOp::create(
         b, vector::BroadcastOp::create(b, mask, inside), v, zero);
   };
-  load(t.tileM(), kTileK, smemA, t.simt, [&](Value row, Value col) -> Value {
+  load(t.tileM(), kTileK, smemA, [&](Value row, Value col) -> Value {
     Value m = ix.add(m0, row);
     if (edge) // rows past the end read the last row; they are not stored
       m = ix.min(m, g.m - 1);
@@ -573,7 +571,7 @@ SmallVector<KernelBuilder::TilePiece> KernelBuilder::loadTiles(Value k0) {
   });
   // Columns past the end of N (the last column tile cut) read as zero.
   bool nEdge = g.n % t.tileN() != 0;
-  load(kTileK, t.tileN(), smemB, false, [&](Value row, Value col) -> Value {
+  load(kTileK, t.tileN(), smemB, [&](Value row, Value col) -> Value {
     Value k = ix.add(k0, row);
     Value n = ix.add(n0, col);
     Value offset = ix.add(
@@ -596,7 +594,8 @@ SmallVector<KernelBuilder::TilePiece> KernelBuilder::loadTiles(Value k0) {
 
 void KernelBuilder::storeTiles(ArrayRef<TilePiece> pieces) {
   for (const TilePiece &p : pieces) {
-    if (!p.transposed) {
+    // CUDA cores stage the A tile transposed (see ldA).
+    if (!t.simt || p.shared != smemA) {
       vector::StoreOp::create(b, p.value, p.shared, ValueRange{p.row, p.col},
                               /*nontemporal=*/false, llvm::Align(16));
       continue;
@@ -938,7 +937,8 @@ void KernelBuilder::buildGemm(Value aRoot, Value bRoot, Value partials,
   OpBuilder::InsertionGuard outside(b);
   auto launch = gpu::LaunchOp::create(
       b, ix.c(llvm::divideCeil(g.n, t.tileN())),
-      ix.c(llvm::divideCeil(g.m, t.tileM())), ix.c(g.batch * t.slices), ix.c(t.threads()), ix.c(1), ix.c(1),
+      ix.c(llvm::divideCeil(g.m, t.tileM())), ix.c(g.batch * t.slices),
+      ix.c(t.threads()), ix.c(1), ix.c(1),
       /*dynamicSharedMemorySize=*/{}, /*asyncTokenType=*/{},
       /*asyncDependencies=*/{}, buffers);
   b.setInsertionPointToStart(&launch.getBody().front());
@@ -981,8 +981,9 @@ void KernelBuilder::buildGemm(Value aRoot, Value bRoot, Value partials,
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
-    Value next = ix.add(
-        kBegin, ix.min(ix.add(loop.getInductionVar(), kTileK), sliceK - kTileK));
+    Value step = loop.getInductionVar();
+    Value next =
+        ix.add(kBegin, ix.min(ix.add(step, kTileK), sliceK - kTileK));
     SmallVector<TilePiece> prefetched = loadTiles(next);
     SmallVector<Value> acc = t.simt ? multiplySimt(loop.getRegionIterArgs())
                                     : multiply(loop.getRegionIterArgs());
@@ -1046,10 +1047,13 @@ void KernelBuilder::buildSliceSum(Value partials) {
   gpu::TerminatorOp::create(b);
 }
 
-/// Whether `op` reads or writes buffer `base` (through any view of it).
+/// Whether `op` reads or writes buffer `base` (through any view of it);
+/// making a view of it does neither.
 bool touches(Operation *op, Value base) {
   bool found = false;
   op->walk([&](Operation *inner) {
+    if (isMemoryEffectFree(inner))
+      return;
     for (Value v : inner->getOperands())
       if (isa<MemRefType>(v.getType()) && viewSource(v) == base)
         found = true;
@@ -1119,9 +1123,7 @@ linalg::GenericOp epilogueOf(linalg::LinalgOp op, Value cRoot,
   SmallVector<Value> inputs = {viewSource(roots[0]), viewSource(roots[1])};
   Operation *next = op->getNextNode();
   for (int i = 0; next && i < kSearchWindow; ++i) {
-    // Views of C (the epilogue's own, say) are looked past too.
-    if (touches(next, cRoot) &&
-        !isa<memref::ExpandShapeOp, memref::CollapseShapeOp>(next))
+    if (touches(next, cRoot))
       break;
     if (mayWriteAny(next, inputs))
       return {};

@@ -189,7 +189,7 @@ struct CoarsenContractionsPass
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
       if (isa<linalg::Conv2DNhwcHwcfOp, linalg::BatchMatmulOp>(op) &&
-          !isMarkedForTensorCores(op))
+          !isMarkedForTiledGemm(op))
         ops.push_back(op);
     });
     IRRewriter rewriter(&getContext());

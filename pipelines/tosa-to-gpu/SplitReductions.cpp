@@ -75,7 +75,7 @@ struct SplitReductionsPass
     getOperation().walk([&](linalg::LinalgOp op) {
       // Tensor-core kernels keep their contraction whole, and row kernels
       // their reductions.
-      if (!op.hasPureTensorSemantics() || isMarkedForTensorCores(op) ||
+      if (!op.hasPureTensorSemantics() || isMarkedForTiledGemm(op) ||
           isRowReduction(op))
         return;
       if (int64_t r = chooseRatio(op))

@@ -1293,7 +1293,7 @@ struct TensorCoreKernelsPass
   void runOnOperation() override {
     SmallVector<linalg::LinalgOp> ops;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (isMarkedForTensorCores(op) && op.hasPureBufferSemantics())
+      if (isMarkedForTiledGemm(op) && op.hasPureBufferSemantics())
         ops.push_back(op);
     });
     for (linalg::LinalgOp op : ops) {
@@ -1357,7 +1357,7 @@ struct AlignWorkgroupMemoryPass
 
 } // namespace
 
-bool isMarkedForTensorCores(Operation *op) {
+bool isMarkedForTiledGemm(Operation *op) {
   return op->hasAttr(kMarker) || op->hasAttr(kSimtMarker);
 }
 

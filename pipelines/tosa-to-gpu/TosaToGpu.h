@@ -72,19 +72,20 @@ std::unique_ptr<mlir::Pass> createFuseElementwisePass(bool reshapes = true);
 std::unique_ptr<mlir::Pass> createCoarsenContractionsPass();
 
 /// `onnx-tosa-select-tensor-core-ops{tensor-cores=true tf32=false
-/// simt=false}`: marks the
-/// linalg.batch_matmul and linalg.conv_2d_nhwc_hwcf ops (on tensors) with f16
-/// operands (with tf32, also f32 operands) and an f32 result whose sizes suit
-/// the tensor-core kernel; with simt, the f32 ones (not tf32) whose sizes
-/// suit the same kernel on CUDA cores. Coarsening leaves marked ops alone.
+/// simt=false}`: marks the matmuls, GEMM-shaped generic contractions and
+/// 2-D convolutions (on tensors) whose sizes suit the tiled GEMM kernel:
+/// with f16 operands (with tf32, also f32 ones) and an f32 result for
+/// tensor cores; with simt, f32 ones (not tf32) for CUDA cores. Coarsening
+/// and reduction splitting leave marked ops alone.
 std::unique_ptr<mlir::Pass>
 createSelectTensorCoreOpsPass(bool tensorCores = true, bool tf32 = false,
                               bool simt = false);
-bool isMarkedForTensorCores(mlir::Operation *op);
+bool isMarkedForTiledGemm(mlir::Operation *op);
 
 /// `onnx-tosa-tensor-core-kernels`: each marked op on buffers becomes a
-/// gpu.launch computing it as a (implicit) GEMM with subgroup MMA ops from
-/// tiles staged in workgroup memory.
+/// gpu.launch computing it as a (implicit) GEMM from tiles staged in
+/// workgroup memory, with subgroup MMA ops (tensor cores) or vector FMAs
+/// (CUDA cores), and the elementwise op after it as its epilogue.
 std::unique_ptr<mlir::Pass> createTensorCoreKernelsPass();
 
 std::unique_ptr<mlir::Pass> createRowKernelsPass();

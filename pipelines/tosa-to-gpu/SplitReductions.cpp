@@ -73,7 +73,7 @@ struct SplitReductionsPass
   void runOnOperation() override {
     SmallVector<std::pair<linalg::LinalgOp, int64_t>> work;
     getOperation().walk([&](linalg::LinalgOp op) {
-      // Tensor-core kernels keep their contraction whole, and row kernels
+      // Tiled GEMM kernels keep their contraction whole, and row kernels
       // their reductions.
       if (!op.hasPureTensorSemantics() || isMarkedForTiledGemm(op) ||
           isRowReduction(op))

@@ -9,6 +9,14 @@
 // on x and, without tiling, runs one thread per block (~100× slower, see
 // DESIGN.md).
 //
+// With `vector-width` W > 1 (the CUDA target), a loop whose innermost
+// dimension is a multiple of W gives each thread W neighbouring iterations
+// of it, and their accesses that are consecutive in memory (the innermost
+// index moves with the loop, aligned to W elements) become one vector load
+// or store: 16-byte accesses for f32, a quarter of the memory instructions.
+// Everything else in the body is done per iteration, or once where it does
+// not depend on the innermost index (a broadcast operand).
+//
 // What is left on the host after this pass is only allocation, globals,
 // views, launches and the return; any other leftover computation (a 0-d
 // linalg op lowers to bare loads and stores) runs in a one-thread launch.
@@ -16,11 +24,13 @@
 //===----------------------------------------------------------------------===//
 #include "TosaToGpu.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Pass/Pass.h"
@@ -79,13 +89,307 @@ gpu::LaunchOp createLaunch(OpBuilder &b, Location loc, int64_t grid,
   return gpu::LaunchOp::create(b, loc, g, one, one, t, one, one);
 }
 
+/// Rewrites `loop` so that each iteration does `width` consecutive
+/// iterations of its innermost dimension (see the file comment). Leaves the
+/// loop alone, returning false, when its innermost dimension is not
+/// [0, n) with unit step and n a multiple of `width`, when its body holds
+/// anything but loads, stores and pure ops without regions, or when no
+/// access of it would become a vector access.
+class InnermostVectorizer {
+public:
+  InnermostVectorizer(scf::ParallelOp loop, int64_t width)
+      : loop(loop), iv(loop.getInductionVars().back()), width(width) {}
+  bool run();
+
+private:
+  /// An index as coef * iv + rest for the innermost induction variable iv,
+  /// `aligned` when rest is a multiple of the width (iv itself is, at the
+  /// first of a thread's iterations).
+  struct LaneIndex {
+    int64_t coef;
+    bool aligned;
+  };
+  std::optional<LaneIndex> analyze(Value v);
+  std::optional<LaneIndex> analyze(AffineExpr e, ValueRange dims,
+                                   ValueRange symbols);
+  std::optional<LaneIndex> divide(std::optional<LaneIndex> x, int64_t d,
+                                  bool remainder);
+  /// Whether an access of `memref` at `indices` reads or writes `width`
+  /// consecutive, vector-aligned elements of its last dimension.
+  bool isVectorAccess(Value memref, ValueRange indices);
+
+  scf::ParallelOp loop;
+  Value iv;
+  int64_t width;
+  /// Values of the body that depend on iv.
+  DenseSet<Value> varying;
+};
+
+std::optional<InnermostVectorizer::LaneIndex>
+InnermostVectorizer::divide(std::optional<LaneIndex> x, int64_t d,
+                            bool remainder) {
+  if (!x || d <= 0)
+    return std::nullopt;
+  if (d == 1)
+    return remainder ? LaneIndex{0, true} : *x;
+  if (x->coef == 0)
+    return LaneIndex{0, remainder && x->aligned && d % width == 0};
+  // coef 1 and an aligned rest: a thread's iterations x0 .. x0 + width - 1
+  // lie within one multiple of d, so the quotient is the same for all of
+  // them and the remainder moves with iv.
+  if (x->coef == 1 && x->aligned && d % width == 0)
+    return remainder ? LaneIndex{1, true} : LaneIndex{0, false};
+  return std::nullopt;
+}
+
+std::optional<InnermostVectorizer::LaneIndex>
+InnermostVectorizer::analyze(AffineExpr e, ValueRange dims,
+                             ValueRange symbols) {
+  if (auto d = dyn_cast<AffineDimExpr>(e))
+    return analyze(dims[d.getPosition()]);
+  if (auto s = dyn_cast<AffineSymbolExpr>(e))
+    return analyze(symbols[s.getPosition()]);
+  if (auto c = dyn_cast<AffineConstantExpr>(e))
+    return LaneIndex{0, c.getValue() % width == 0};
+  auto bin = cast<AffineBinaryOpExpr>(e);
+  std::optional<LaneIndex> lhs = analyze(bin.getLHS(), dims, symbols);
+  auto rhsConst = dyn_cast<AffineConstantExpr>(bin.getRHS());
+  switch (e.getKind()) {
+  case AffineExprKind::Add: {
+    std::optional<LaneIndex> rhs = analyze(bin.getRHS(), dims, symbols);
+    if (!lhs || !rhs)
+      return std::nullopt;
+    return LaneIndex{lhs->coef + rhs->coef, lhs->aligned && rhs->aligned};
+  }
+  case AffineExprKind::Mul: {
+    std::optional<LaneIndex> rhs = analyze(bin.getRHS(), dims, symbols);
+    if (!lhs || !rhs)
+      return std::nullopt;
+    if (rhsConst)
+      return LaneIndex{lhs->coef * rhsConst.getValue(),
+                       lhs->aligned || rhsConst.getValue() % width == 0};
+    if (lhs->coef != 0 || rhs->coef != 0)
+      return std::nullopt;
+    return LaneIndex{0, lhs->aligned || rhs->aligned};
+  }
+  case AffineExprKind::FloorDiv:
+  case AffineExprKind::Mod:
+    if (!rhsConst)
+      return std::nullopt;
+    return divide(lhs, rhsConst.getValue(),
+                  e.getKind() == AffineExprKind::Mod);
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<InnermostVectorizer::LaneIndex>
+InnermostVectorizer::analyze(Value v) {
+  if (v == iv)
+    return LaneIndex{1, true};
+  if (!varying.contains(v)) {
+    std::optional<int64_t> c = getConstantIntValue(v);
+    return LaneIndex{0, c && *c % width == 0};
+  }
+  Operation *def = v.getDefiningOp();
+  if (auto apply = dyn_cast_or_null<affine::AffineApplyOp>(def)) {
+    AffineMap map = apply.getAffineMap();
+    ValueRange operands = apply.getMapOperands();
+    return analyze(map.getResult(0), operands.take_front(map.getNumDims()),
+                   operands.drop_front(map.getNumDims()));
+  }
+  // Right-aligned bases: index i of n has the stride of the basis entries
+  // after it.
+  if (auto lin = dyn_cast_or_null<affine::AffineLinearizeIndexOp>(def)) {
+    ArrayRef<int64_t> basis = lin.getStaticBasis();
+    ValueRange indices = lin.getMultiIndex();
+    size_t pad = indices.size() - basis.size();
+    LaneIndex sum{0, true};
+    int64_t stride = 1;
+    for (size_t i = indices.size(); i-- > 0;) {
+      std::optional<LaneIndex> li = analyze(indices[i]);
+      if (!li)
+        return std::nullopt;
+      sum.coef += li->coef * stride;
+      sum.aligned &= li->aligned || stride % width == 0;
+      if (i == 0)
+        break;
+      if (ShapedType::isDynamic(basis[i - pad]))
+        return std::nullopt;
+      stride *= basis[i - pad];
+    }
+    return sum;
+  }
+  if (auto delin = dyn_cast_or_null<affine::AffineDelinearizeIndexOp>(def)) {
+    ArrayRef<int64_t> basis = delin.getStaticBasis();
+    size_t k = cast<OpResult>(v).getResultNumber();
+    size_t pad = delin.getNumResults() - basis.size();
+    int64_t stride = 1;
+    for (size_t j = k + 1; j < delin.getNumResults(); ++j) {
+      if (ShapedType::isDynamic(basis[j - pad]))
+        return std::nullopt;
+      stride *= basis[j - pad];
+    }
+    std::optional<LaneIndex> q =
+        divide(analyze(delin.getLinearIndex()), stride, /*remainder=*/false);
+    if (k < pad)
+      return q;
+    if (ShapedType::isDynamic(basis[k - pad]))
+      return std::nullopt;
+    return divide(q, basis[k - pad], /*remainder=*/true);
+  }
+  if (!def || def->getNumOperands() != 2)
+    return std::nullopt;
+  std::optional<LaneIndex> lhs = analyze(def->getOperand(0));
+  std::optional<LaneIndex> rhs = analyze(def->getOperand(1));
+  std::optional<int64_t> rhsConst = getConstantIntValue(def->getOperand(1));
+  if (!lhs || !rhs)
+    return std::nullopt;
+  if (isa<arith::AddIOp>(def))
+    return LaneIndex{lhs->coef + rhs->coef, lhs->aligned && rhs->aligned};
+  if (isa<arith::MulIOp>(def) && rhsConst)
+    return LaneIndex{lhs->coef * *rhsConst,
+                     lhs->aligned || *rhsConst % width == 0};
+  if (isa<arith::DivUIOp, arith::RemUIOp>(def) && rhsConst)
+    return divide(lhs, *rhsConst, isa<arith::RemUIOp>(def));
+  return std::nullopt;
+}
+
+bool InnermostVectorizer::isVectorAccess(Value memref, ValueRange indices) {
+  auto type = cast<MemRefType>(memref.getType());
+  Type element = type.getElementType();
+  // Whole bytes per element (i1 is not stored as a vector of bits).
+  if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0 ||
+      indices.empty() || type.getShape().back() % width != 0)
+    return false;
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(offset) || offset % width != 0 ||
+      strides.back() != 1)
+    return false;
+  // The other indices are the same for all of a thread's iterations and
+  // keep the vector aligned (the buffers themselves are allocated with at
+  // least 16-byte alignment).
+  for (auto [index, stride] : llvm::zip(indices.drop_back(), strides)) {
+    std::optional<LaneIndex> li = analyze(index);
+    if (!li || li->coef != 0 || ShapedType::isDynamic(stride) ||
+        (!li->aligned && stride % width != 0))
+      return false;
+  }
+  std::optional<LaneIndex> last = analyze(indices.back());
+  return last && last->coef == 1 && last->aligned;
+}
+
+bool InnermostVectorizer::run() {
+  unsigned d = loop.getNumLoops() - 1;
+  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()[d]);
+  std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound()[d]);
+  std::optional<int64_t> step = getConstantIntValue(loop.getStep()[d]);
+  if (!llvm::isPowerOf2_64(width) || !lb || !ub || !step || *lb != 0 ||
+      *step != 1 || *ub % width != 0 || *ub == 0)
+    return false;
+  Block *body = loop.getBody();
+  varying.insert(iv);
+  for (Operation &op : body->without_terminator()) {
+    if (op.getNumRegions() != 0 ||
+        !(isPure(&op) || isa<memref::LoadOp, memref::StoreOp>(op)))
+      return false;
+    if (llvm::any_of(op.getOperands(),
+                     [&](Value v) { return varying.contains(v); }))
+      varying.insert(op.result_begin(), op.result_end());
+  }
+  auto vectorLoad = [&](memref::LoadOp load) {
+    return varying.contains(load.getResult()) &&
+           isVectorAccess(load.getMemRef(), load.getIndices());
+  };
+  auto vectorStore = [&](memref::StoreOp store) {
+    return llvm::any_of(store.getIndices(),
+                        [&](Value v) { return varying.contains(v); }) &&
+           isVectorAccess(store.getMemRef(), store.getIndices());
+  };
+  bool any = false;
+  for (Operation &op : body->without_terminator()) {
+    if (auto load = dyn_cast<memref::LoadOp>(op))
+      any |= vectorLoad(load);
+    if (auto store = dyn_cast<memref::StoreOp>(op))
+      any |= vectorStore(store);
+  }
+  if (!any)
+    return false;
+
+  // lanes[l] maps the body's values to those of the thread's iteration l.
+  SmallVector<Operation *> ops = llvm::map_to_vector(
+      body->without_terminator(), [](Operation &op) { return &op; });
+  OpBuilder b(body->getTerminator());
+  Location loc = loop.getLoc();
+  SmallVector<IRMapping> lanes(width);
+  for (int64_t l = 1; l < width; ++l)
+    lanes[l].map(iv, arith::AddIOp::create(
+                         b, loc, iv, arith::ConstantIndexOp::create(b, loc, l)));
+  // What isVectorAccess established: the vector is aligned to its size.
+  auto alignment = [](VectorType type) {
+    return llvm::Align(type.getNumElements() *
+                       type.getElementTypeBitWidth() / 8);
+  };
+  auto lookup = [&](int64_t l, ValueRange values) {
+    return llvm::map_to_vector(
+        values, [&](Value v) { return lanes[l].lookupOrDefault(v); });
+  };
+  for (Operation *op : ops) {
+    if (auto load = dyn_cast<memref::LoadOp>(op); load && vectorLoad(load)) {
+      auto type = VectorType::get({width}, load.getType());
+      Value v = vector::LoadOp::create(
+          b, loc, type, lanes[0].lookupOrDefault(load.getMemRef()),
+          lookup(0, load.getIndices()), /*nontemporal=*/false,
+          alignment(type));
+      for (int64_t l = 0; l < width; ++l)
+        lanes[l].map(load.getResult(),
+                     vector::ExtractOp::create(b, loc, v, l).getResult());
+      continue;
+    }
+    if (auto store = dyn_cast<memref::StoreOp>(op);
+        store && vectorStore(store)) {
+      SmallVector<Value> values;
+      for (int64_t l = 0; l < width; ++l)
+        values.push_back(lanes[l].lookupOrDefault(store.getValueToStore()));
+      auto type = VectorType::get({width}, values.front().getType());
+      vector::StoreOp::create(
+          b, loc, vector::FromElementsOp::create(b, loc, type, values),
+          lanes[0].lookupOrDefault(store.getMemRef()),
+          lookup(0, store.getIndices()), /*nontemporal=*/false,
+          alignment(type));
+      continue;
+    }
+    bool varies = llvm::any_of(op->getOperands(),
+                               [&](Value v) { return varying.contains(v); });
+    if (!varies) {
+      Operation *clone = b.clone(*op, lanes[0]);
+      for (int64_t l = 1; l < width; ++l)
+        lanes[l].map(op->getResults(), clone->getResults());
+      continue;
+    }
+    for (int64_t l = 0; l < width; ++l)
+      b.clone(*op, lanes[l]);
+  }
+  for (Operation *op : llvm::reverse(ops))
+    op->erase();
+  OpBuilder outside(loop);
+  loop.getStepMutable()[d].assign(
+      arith::ConstantIndexOp::create(outside, loc, width));
+  return true;
+}
+
 struct DistributeLoopsPass
     : PassWrapper<DistributeLoopsPass, OperationPass<func::FuncOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(DistributeLoopsPass)
 
   DistributeLoopsPass() = default;
   DistributeLoopsPass(const DistributeLoopsPass &other) : PassWrapper(other) {}
-  explicit DistributeLoopsPass(unsigned size) { blockSize = size; }
+  DistributeLoopsPass(unsigned size, unsigned width) {
+    blockSize = size;
+    vectorWidth = width;
+  }
 
   StringRef getArgument() const override {
     return "onnx-tosa-distribute-loops";
@@ -95,12 +399,18 @@ struct DistributeLoopsPass
            "threads";
   }
   void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<gpu::GPUDialect, arith::ArithDialect, scf::SCFDialect>();
+    registry.insert<gpu::GPUDialect, arith::ArithDialect, scf::SCFDialect,
+                    vector::VectorDialect>();
   }
 
   Option<unsigned> blockSize{*this, "block-size",
                              llvm::cl::desc("threads per block"),
                              llvm::cl::init(256)};
+  Option<unsigned> vectorWidth{
+      *this, "vector-width",
+      llvm::cl::desc("consecutive innermost iterations per thread, their "
+                     "consecutive accesses as vectors (1: none)"),
+      llvm::cl::init(1)};
 
   LogicalResult distribute(scf::ParallelOp loop,
                            MutableArrayRef<scf::ForOp> outer = {});
@@ -304,6 +614,8 @@ void DistributeLoopsPass::runOnOperation() {
   };
   for (Operation *op : top) {
     if (auto loop = dyn_cast<scf::ParallelOp>(op)) {
+      if (vectorWidth > 1)
+        InnermostVectorizer(loop, vectorWidth).run();
       if (failed(flush()) || failed(distribute(loop)))
         return signalPassFailure();
       continue;
@@ -330,8 +642,9 @@ void DistributeLoopsPass::runOnOperation() {
 
 } // namespace
 
-std::unique_ptr<Pass> createDistributeLoopsPass(unsigned blockSize) {
-  return std::make_unique<DistributeLoopsPass>(blockSize);
+std::unique_ptr<Pass> createDistributeLoopsPass(unsigned blockSize,
+                                                unsigned vectorWidth) {
+  return std::make_unique<DistributeLoopsPass>(blockSize, vectorWidth);
 }
 
 } // namespace onnx_tosa

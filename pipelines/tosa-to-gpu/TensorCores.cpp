@@ -88,6 +88,7 @@ constexpr int64_t kCPadding = 4;  // floats added to each row of staged C
 constexpr int64_t kSmCount = 132;  // H100/H200 streaming multiprocessors
 constexpr int64_t kMinWarpsPerSm = 4;  // to hide memory latency at all
 constexpr int64_t kMinSliceSteps = 8;  // K steps of a slice of a split K
+constexpr int64_t kWorkgroupBytes = 48 * 1024; // static workgroup memory
 /// Multiply-adds below which a contraction keeps the plain kernels: as fast
 /// at that size (a launch's worth of work), and much less code to compile
 /// (which Vulkan drivers do when a model is loaded).
@@ -104,6 +105,10 @@ struct Tiling {
   /// Slices K is split into (a block per slice, the partial products summed
   /// by a second kernel); 1 when it is not.
   int64_t slices = 1;
+  /// Copies of the A and B tiles in workgroup memory: with 2, a step's
+  /// products read one while the next step's tiles are stored to the
+  /// other, one barrier per step instead of two.
+  int64_t stages = 1;
   int64_t unit() const { return simt ? kGroup : kFragment; }
   int64_t tileM() const { return unitsM * perM * unit(); }
   int64_t tileN() const { return unitsN * perN * unit(); }
@@ -455,7 +460,18 @@ private:
   bool nEdge = false; // the last column tile is cut
   linalg::GenericOp epilogue;
 
+  /// The first of a step's tiles' indices in workgroup memory (with two
+  /// stages, which copy).
+  Value readStage, writeStage;
+
   int64_t vec() const { return vectorWidth(g.element); }
+  SmallVector<Value> staged(Value stage, ValueRange indices) {
+    SmallVector<Value> all;
+    if (t.stages > 1)
+      all.push_back(stage);
+    llvm::append_range(all, indices);
+    return all;
+  }
   int64_t fragK() const { return g.element.isF16() ? 16 : 8; }
   /// Tensor cores read the A tile as [row][k]; CUDA cores as [k][row]
   /// (transposed as it is staged), so that a thread's 4 rows at one k are
@@ -596,13 +612,15 @@ void KernelBuilder::storeTiles(ArrayRef<TilePiece> pieces) {
   for (const TilePiece &p : pieces) {
     // CUDA cores stage the A tile transposed (see ldA).
     if (!t.simt || p.shared != smemA) {
-      vector::StoreOp::create(b, p.value, p.shared, ValueRange{p.row, p.col},
+      vector::StoreOp::create(b, p.value, p.shared,
+                              staged(writeStage, {p.row, p.col}),
                               /*nontemporal=*/false, llvm::Align(16));
       continue;
     }
     for (int64_t e = 0; e < vec(); ++e)
       memref::StoreOp::create(b, vector::ExtractOp::create(b, p.value, e),
-                              p.shared, ValueRange{ix.add(p.col, e), p.row});
+                              p.shared,
+                              staged(writeStage, {ix.add(p.col, e), p.row}));
   }
 }
 
@@ -683,11 +701,11 @@ SmallVector<Value> KernelBuilder::multiply(ValueRange accumulators) {
     SmallVector<Value> as, bs;
     for (int64_t i = 0; i < t.perM; ++i)
       as.push_back(gpu::SubgroupMmaLoadMatrixOp::create(
-          b, fragA, smemA, ValueRange{rowOf(i), ix.c(kk)},
+          b, fragA, smemA, staged(readStage, {rowOf(i), ix.c(kk)}),
           b.getIndexAttr(ldA()), UnitAttr{}));
     for (int64_t j = 0; j < t.perN; ++j)
       bs.push_back(gpu::SubgroupMmaLoadMatrixOp::create(
-          b, fragB, smemB, ValueRange{ix.c(kk), colOf(j)},
+          b, fragB, smemB, staged(readStage, {ix.c(kk), colOf(j)}),
           b.getIndexAttr(ldB()), UnitAttr{}));
     for (int64_t i = 0; i < t.perM; ++i)
       for (int64_t j = 0; j < t.perN; ++j) {
@@ -835,12 +853,12 @@ SmallVector<Value> KernelBuilder::multiplySimt(ValueRange accumulators) {
     SmallVector<Value> as, bs;
     for (int64_t i = 0; i < t.perM; ++i)
       as.push_back(vector::LoadOp::create(b, v4, smemA,
-                                          ValueRange{ix.c(kk), rowOf(i)},
+                                          staged(readStage, {ix.c(kk), rowOf(i)}),
                                           /*nontemporal=*/false,
                                           llvm::Align(16)));
     for (int64_t j = 0; j < t.perN; ++j)
       bs.push_back(vector::LoadOp::create(b, v4, smemB,
-                                          ValueRange{ix.c(kk), colOf(j)},
+                                          staged(readStage, {ix.c(kk), colOf(j)}),
                                           /*nontemporal=*/false,
                                           llvm::Align(16)));
     for (int64_t i = 0; i < t.perM; ++i)
@@ -921,14 +939,18 @@ void KernelBuilder::buildGemm(Value aRoot, Value bRoot, Value partials,
   Type f32 = b.getF32Type();
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  auto shared = [&](int64_t rows, int64_t cols, Type element) {
-    return MemRefType::get({rows, cols}, element, MemRefLayoutAttrInterface{},
+  auto shared = [&](int64_t rows, int64_t cols, Type element,
+                    int64_t copies = 1) {
+    SmallVector<int64_t> shape = {rows, cols};
+    if (copies > 1)
+      shape.insert(shape.begin(), copies);
+    return MemRefType::get(shape, element, MemRefLayoutAttrInterface{},
                            workgroup);
   };
   SmallVector<Type> buffers = {
-      t.simt ? shared(kTileK, ldA(), g.element)
-             : shared(t.tileM(), ldA(), g.element),
-      shared(kTileK, ldB(), g.element)};
+      t.simt ? shared(kTileK, ldA(), g.element, t.stages)
+             : shared(t.tileM(), ldA(), g.element, t.stages),
+      shared(kTileK, ldB(), g.element, t.stages)};
   // On CUDA cores each thread has its elements of C itself.
   bool stageC = !t.simt && (edge || nEdge || epilogue);
   if (stageC)
@@ -975,6 +997,7 @@ void KernelBuilder::buildGemm(Value aRoot, Value bRoot, Value partials,
   // (min) rather than branch.
   SmallVector<Value> init = t.simt ? simtAccumulators(zeroInit)
                                    : initialAccumulators(zeroInit);
+  writeStage = ix.c(0);
   storeTiles(loadTiles(kBegin));
   gpu::BarrierOp::create(b);
   auto loop = scf::ForOp::create(b, ix.c(0), ix.c(sliceK), ix.c(kTileK), init);
@@ -984,11 +1007,18 @@ void KernelBuilder::buildGemm(Value aRoot, Value bRoot, Value partials,
     Value step = loop.getInductionVar();
     Value next =
         ix.add(kBegin, ix.min(ix.add(step, kTileK), sliceK - kTileK));
+    if (t.stages > 1) {
+      readStage = ix.rem(ix.div(step, kTileK), 2);
+      writeStage = arith::SubIOp::create(b, ix.c(1), readStage);
+    }
     SmallVector<TilePiece> prefetched = loadTiles(next);
     SmallVector<Value> acc = t.simt ? multiplySimt(loop.getRegionIterArgs())
                                     : multiply(loop.getRegionIterArgs());
-    // The next step's tiles overwrite those every warp is still reading.
-    gpu::BarrierOp::create(b);
+    // With one copy, the next step's tiles overwrite those every warp is
+    // still reading; with two, the copy they go to was last read in the
+    // step before this one, which every warp has finished.
+    if (t.stages == 1)
+      gpu::BarrierOp::create(b);
     storeTiles(prefetched);
     gpu::BarrierOp::create(b);
     scf::YieldOp::create(b, acc);
@@ -1276,9 +1306,71 @@ struct SelectTensorCoreOpsPass
   }
 };
 
+/// Workgroup memory of the kernel for `g` with tiling `t` (and an
+/// epilogue, which stages C on tensor cores), as KernelBuilder lays it out.
+int64_t workgroupBytes(const Gemm &g, const Tiling &t, bool epilogue) {
+  int64_t vec = vectorWidth(g.element);
+  int64_t element = g.element.getIntOrFloatBitWidth() / 8;
+  int64_t a = t.simt ? kTileK * (t.tileM() + vec) : t.tileM() * (kTileK + vec);
+  int64_t bTile = kTileK * (t.tileN() + vec);
+  int64_t bytes = t.stages * (a + bTile) * element;
+  bool stageC = !t.simt && (epilogue || g.m % t.tileM() != 0 ||
+                            g.n % t.tileN() != 0);
+  int64_t slabRows = t.threads() > 128 ? t.perM * kFragment : t.tileM();
+  if (stageC)
+    bytes += slabRows * (t.tileN() + kCPadding) * 4;
+  return bytes;
+}
+
+/// The tiling `spec` names ("UMxUNxPMxPN" or "UMxUNxPMxPNsS": units, units'
+/// fragments or groups, slices), when it is one `g` can use on `simt` or
+/// tensor cores; else none.
+std::optional<Tiling> parseTiling(StringRef spec, const Gemm &g, bool simt) {
+  auto [shape, sliceText] = spec.split('s');
+  SmallVector<StringRef> parts;
+  shape.split(parts, 'x');
+  Tiling t{0, 0, 0, 0, simt, 1};
+  int64_t *fields[] = {&t.unitsM, &t.unitsN, &t.perM, &t.perN};
+  if (parts.size() != 4 ||
+      (!sliceText.empty() && sliceText.getAsInteger(10, t.slices)))
+    return std::nullopt;
+  for (auto [text, field] : llvm::zip(parts, fields))
+    if (text.getAsInteger(10, *field) || *field < 1 || *field > 16)
+      return std::nullopt;
+  int64_t steps = llvm::divideCeil(g.k, kTileK);
+  bool valid = t.threads() <= 1024 && t.threads() % kWarpSize == 0 &&
+               g.n % vectorWidth(g.element) == 0 && t.slices >= 1 &&
+               steps % t.slices == 0 &&
+               // Each thread copies whole vectors of the tiles.
+               (t.tileM() * kTileK / vectorWidth(g.element)) % t.threads() ==
+                   0 &&
+               (t.tileN() * kTileK / vectorWidth(g.element)) % t.threads() ==
+                   0;
+  return valid ? std::optional(t) : std::nullopt;
+}
+
 struct TensorCoreKernelsPass
     : PassWrapper<TensorCoreKernelsPass, OperationPass<func::FuncOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TensorCoreKernelsPass)
+  TensorCoreKernelsPass() = default;
+  TensorCoreKernelsPass(const TensorCoreKernelsPass &other)
+      : PassWrapper(other) {}
+  TensorCoreKernelsPass(StringRef spec, unsigned copies) {
+    tiling = spec.str();
+    stages = copies;
+  }
+
+  Option<unsigned> stages{
+      *this, "stages",
+      llvm::cl::desc("copies of the A and B tiles in workgroup memory, 1 or "
+                     "2 (2 where they fit in 48 KiB)"),
+      llvm::cl::init(1)};
+  Option<std::string> tiling{
+      *this, "tiling",
+      llvm::cl::desc("for tuning experiments: every kernel whose GEMM can use "
+                     "it gets this tiling, UMxUNxPMxPN[sS] (units of the "
+                     "block, fragments or 4x4 groups per unit, K slices)"),
+      llvm::cl::init("")};
   StringRef getArgument() const override {
     return "onnx-tosa-tensor-core-kernels";
   }
@@ -1311,6 +1403,9 @@ struct TensorCoreKernelsPass
       if (!t || !roots[0] || !roots[1] || !roots[2])
         continue;
       linalg::FillOp fill = zeroFillBefore(op, init);
+      if (!tiling.empty())
+        if (std::optional<Tiling> forced = parseTiling(tiling, *g, simt))
+          t = forced;
       // Each slice of a split K starts from zero.
       if (!fill && t->slices > 1)
         t = chooseTiling(*g, simt, /*large=*/true);
@@ -1321,6 +1416,12 @@ struct TensorCoreKernelsPass
         t = chooseTiling(*g, simt);
       linalg::GenericOp epilogue =
           epilogueOf(op, roots[2], fill, {roots[0], roots[1]});
+      if (stages > 1) {
+        Tiling doubled = *t;
+        doubled.stages = 2;
+        if (workgroupBytes(*g, doubled, bool(epilogue)) <= kWorkgroupBytes)
+          t = doubled;
+      }
       // With an epilogue the kernel takes its place: only views and
       // allocations are between the two, and its inputs may be among them.
       ImplicitLocOpBuilder b(op.getLoc(), epilogue ? epilogue.getOperation()
@@ -1365,8 +1466,9 @@ std::unique_ptr<Pass> createSelectTensorCoreOpsPass(bool tensorCores,
                                                     bool tf32, bool simt) {
   return std::make_unique<SelectTensorCoreOpsPass>(tensorCores, tf32, simt);
 }
-std::unique_ptr<Pass> createTensorCoreKernelsPass() {
-  return std::make_unique<TensorCoreKernelsPass>();
+std::unique_ptr<Pass> createTensorCoreKernelsPass(StringRef tiling,
+                                                  unsigned stages) {
+  return std::make_unique<TensorCoreKernelsPass>(tiling, stages);
 }
 std::unique_ptr<Pass> createAlignWorkgroupMemoryPass() {
   return std::make_unique<AlignWorkgroupMemoryPass>();

@@ -14,6 +14,8 @@
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
 
+#include <string>
+
 namespace onnx_tosa {
 
 struct GpuPipelineOptions {
@@ -27,6 +29,16 @@ struct GpuPipelineOptions {
   /// f32 matmuls and convolutions (not in tf32) as the tensor-core kernel's
   /// tiles on CUDA cores (the gpu dialect's vector arithmetic).
   bool simtGemm = false;
+  /// Consecutive elements per thread in distributed elementwise loops, read
+  /// and written as vectors where contiguous (1: one element per thread).
+  /// Vector accesses of buffers are scalarized for SPIR-V, so only the CUDA
+  /// target gains from this.
+  unsigned vectorWidth = 1;
+  /// Tuning experiments: the tiling every tiled GEMM kernel that can use it
+  /// gets instead of its own choice (see createTensorCoreKernelsPass).
+  std::string gemmTiling;
+  /// Copies of the tiled GEMM kernels' A and B tiles in workgroup memory.
+  unsigned gemmStages = 1;
 };
 
 /// Appends a textual pipeline of registered pass names (as on an mlir-opt
@@ -46,8 +58,12 @@ void buildLinalgToGpuPipeline(mlir::OpPassManager &pm,
 /// becomes one gpu.launch whose threads each run one iteration (the whole
 /// iteration space linearized over blocks × threads, row-major so that
 /// consecutive threads touch consecutive elements); other leftover
-/// host-side computation runs in a one-thread launch.
-std::unique_ptr<mlir::Pass> createDistributeLoopsPass(unsigned blockSize);
+/// host-side computation runs in a one-thread launch. With vectorWidth > 1,
+/// a thread takes that many consecutive iterations of the innermost
+/// dimension where their contiguous accesses become vector loads and
+/// stores.
+std::unique_ptr<mlir::Pass> createDistributeLoopsPass(unsigned blockSize,
+                                                      unsigned vectorWidth = 1);
 
 /// `onnx-tosa-copy-to-linalg`: memref.copy → linalg.copy, so that copies
 /// (concat, pad, ...) become device loops like every other linalg op.
@@ -86,7 +102,11 @@ bool isMarkedForTiledGemm(mlir::Operation *op);
 /// gpu.launch computing it as a (implicit) GEMM from tiles staged in
 /// workgroup memory, with subgroup MMA ops (tensor cores) or vector FMAs
 /// (CUDA cores), and the elementwise op after it as its epilogue.
-std::unique_ptr<mlir::Pass> createTensorCoreKernelsPass();
+/// `tiling` (tuning experiments): one tiling for every kernel that can use
+/// it, "UMxUNxPMxPN[sS]".
+/// `stages` 2: two copies of the tiles where they fit (see Tiling).
+std::unique_ptr<mlir::Pass>
+createTensorCoreKernelsPass(llvm::StringRef tiling = "", unsigned stages = 1);
 
 std::unique_ptr<mlir::Pass> createRowKernelsPass();
 /// Whether onnx-tosa-row-kernels gives reduction `op` a kernel of its own

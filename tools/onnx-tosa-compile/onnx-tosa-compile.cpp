@@ -146,6 +146,23 @@ cl::opt<bool> simtGemm(
              "the tensor-core kernel's shared-memory tiles on CUDA cores "
              "(default: true)"),
     cl::init(true), cl::cat(category));
+cl::opt<unsigned> vectorWidth(
+    "vector-width",
+    cl::desc("Consecutive elements each thread of an elementwise kernel "
+             "takes, loaded and stored as one vector where contiguous: 1, 2, "
+             "4 or 8 (default: 4 on cuda; 1 on vulkan, where SPIR-V splits "
+             "vector accesses of buffers into elements again)"),
+    cl::init(0), cl::cat(category));
+cl::opt<std::string> gemmTiling(
+    "gemm-tiling",
+    cl::desc("Tuning experiments: the tiling of every tiled GEMM kernel that "
+             "can use it, UMxUNxPMxPN[sS] (see benchmarks/gemm_tilings.py)"),
+    cl::Hidden, cl::cat(category));
+cl::opt<unsigned> gemmStages(
+    "gemm-stages",
+    cl::desc("Tuning experiments: copies of the tiled GEMM kernels' A and B "
+             "tiles in workgroup memory, 1 or 2 (2 where they fit)"),
+    cl::init(1), cl::Hidden, cl::cat(category));
 cl::opt<std::string> dumpKernels(
     "dump-kernels",
     cl::desc("Also write every device module to DIR/<name>.ptx|.cubin|.spv"),
@@ -300,6 +317,10 @@ int main(int argc, char **argv) {
     return fail("--precision=tf32 is not supported on --target=vulkan "
                 "(tf32 is an NVIDIA tensor-core format); use --target=cuda, "
                 "or --precision=fp32");
+  if (vectorWidth.getNumOccurrences() &&
+      (vectorWidth == 0 || vectorWidth > 8 || !llvm::isPowerOf2_32(vectorWidth)))
+    return fail("--vector-width must be 1, 2, 4 or 8, got " +
+                llvm::Twine(vectorWidth.getValue()));
 
   onnx_tosa::ImportOptions importOptions;
   for (const std::string &spec : inputShapes) {
@@ -414,6 +435,11 @@ int main(int argc, char **argv) {
   gpuOptions.tensorCores = tensorCores && target == onnx_tosa::Target::Cuda;
   gpuOptions.tf32 = precision == Precision::Tf32;
   gpuOptions.simtGemm = simtGemm;
+  gpuOptions.gemmTiling = gemmTiling;
+  gpuOptions.gemmStages = gemmStages;
+  gpuOptions.vectorWidth =
+      vectorWidth ? vectorWidth
+                  : (target == onnx_tosa::Target::Cuda ? 4u : 1u);
   if (int rc = runPasses(*module, diags, progress, "lowering",
                          [&](OpPassManager &pm) {
                            onnx_tosa::buildTosaToLinalgPipeline(pm,

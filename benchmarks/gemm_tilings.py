@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+"""Tiling sweep for the tiled GEMM kernels, on the GPU machine.
+
+For each GEMM shape (the matmuls of BERT-base at batch 1 and 8 and a few
+others) and precision, compiles a one-MatMul model once with the compiler's
+own tiling choice and once with each tiling the kernel accepts
+(onnx-tosa-compile --gemm-tiling=UMxUNxPMxPN[sS]), each of those without a
+split K also with two copies of the tiles (--gemm-stages=2, where they fit
+in workgroup memory; else the compiler keeps one), and times the kernels of
+each (onnx-tosa-run --profile: every launch alone, median; a split K is two
+launches). It prints, per shape, the compiler's choice, the fastest tiling
+and their times: the data the tiling heuristic in
+pipelines/tosa-to-gpu/TensorCores.cpp is set from.
+
+    python3 benchmarks/gemm_tilings.py --compiler BIN --runner BIN --out DIR
+        [--shapes 1024x768x768,...] [--precisions fp32,fp16]
+
+This is a benchmark, not a test: it asserts nothing.
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper
+
+# M x N x K: BERT-base s128 b8 (QKV, attention output, FFN up, FFN down),
+# the same at b1, and a square one.
+SHAPES = ["1024x2304x768", "1024x768x768", "1024x3072x768", "1024x768x3072",
+          "128x2304x768", "128x768x768", "128x3072x768", "128x768x3072",
+          "4096x4096x4096"]
+# Units (threads on CUDA cores, warps on tensor cores) and units' 4x4
+# groups or 16x16 fragments, as in TensorCores.cpp.
+SIMT = ["16x16x2x2", "8x16x2x2", "16x8x2x2", "8x8x2x2", "16x16x1x1",
+        "8x16x1x1", "8x8x1x1", "4x8x1x1"]
+WMMA = ["4x2x2x4", "4x2x2x2", "2x2x2x2", "2x2x1x2", "2x2x1x1", "2x2x2x4",
+        "2x4x2x2"]
+SLICES = [1, 2, 3, 4]
+PROFILE_RE = re.compile(r"profile: (\d+) launches, each alone \(median of "
+                        r"\d+\), sum ([\d.]+) ms")
+GRID_RE = re.compile(r"^\s+\d+\s+[\d.]+\s+[\d.]+%\s+(\S+)\s+(\S+)", re.M)
+
+
+def model(path, m, n, k, dtype):
+    t = TensorProto.FLOAT16 if dtype == "fp16" else TensorProto.FLOAT
+    g = helper.make_graph(
+        [helper.make_node("MatMul", ["a", "b"], ["c"])], "gemm",
+        [helper.make_tensor_value_info("a", t, [m, k]),
+         helper.make_tensor_value_info("b", t, [k, n])],
+        [helper.make_tensor_value_info("c", t, [m, n])])
+    mo = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
+    mo.ir_version = 8
+    onnx.save(mo, path)
+
+
+def valid(tiling, m, n, k, dtype):
+    """Mirrors parseTiling's checks, so that only tilings the compiler
+    applies are timed."""
+    shape, _, s = tiling.partition("s")
+    um, un, pm, pn = map(int, shape.split("x"))
+    slices = int(s or 1)
+    simt = dtype == "fp32"
+    unit = 4 if simt else 16
+    threads = um * un * (1 if simt else 32)
+    vec = 4 if simt else 8
+    steps = -(-k // 32)
+    tm, tn = um * pm * unit, un * pn * unit
+    return (threads <= 1024 and threads % 32 == 0 and steps % slices == 0
+            and (slices == 1 or steps // slices >= 8)
+            and (tm * 32 // vec) % threads == 0
+            and (tn * 32 // vec) % threads == 0
+            and tm <= 2 * m and tn <= 2 * n)
+
+
+def fits_twice(tiling, m, n, dtype):
+    """Whether two copies of the tiles fit in 48 KiB of workgroup memory
+    (TensorCores.cpp's workgroupBytes, for a GEMM without an epilogue)."""
+    um, un, pm, pn = map(int, tiling.partition("s")[0].split("x"))
+    simt = dtype == "fp32"
+    unit, vec, size = (4, 4, 4) if simt else (16, 8, 2)
+    tm, tn = um * pm * unit, un * pn * unit
+    threads = um * un * (1 if simt else 32)
+    a = 32 * (tm + vec) if simt else tm * (32 + vec)
+    total = 2 * (a + 32 * (tn + vec)) * size
+    if not simt and (m % tm or n % tn):
+        total += (pm * 16 if threads > 128 else tm) * (tn + 4) * 4
+    return total <= 48 * 1024
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--compiler", required=True)
+    p.add_argument("--runner", required=True)
+    p.add_argument("--out", required=True, type=Path)
+    p.add_argument("--shapes", default=",".join(SHAPES))
+    p.add_argument("--precisions", default="fp32,fp16")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 4)
+    a = p.parse_args()
+    a.out.mkdir(parents=True, exist_ok=True)
+    work = a.out / "work"
+    work.mkdir(exist_ok=True)
+
+    configs = []  # (shape, dtype, tiling or "" for the default, stages)
+    for shape in a.shapes.split(","):
+        m, n, k = map(int, shape.split("x"))
+        for dtype in a.precisions.split(","):
+            configs += [(shape, dtype, "", 1), (shape, dtype, "", 2)]
+            if m * n * k > 1 << 32:  # large: only the compiler's choice
+                continue
+            for base in SIMT if dtype == "fp32" else WMMA:
+                for s in SLICES:
+                    t = base + (f"s{s}" if s > 1 else "")
+                    if valid(t, m, n, k, dtype):
+                        configs.append((shape, dtype, t, 1))
+                        if s == 1 and fits_twice(t, m, n, dtype):
+                            configs.append((shape, dtype, t, 2))
+
+    def compile_one(cfg):
+        shape, dtype, tiling, stages = cfg
+        onnx_path = work / f"gemm_{shape}_{dtype}.onnx"
+        art = (work /
+               f"gemm_{shape}_{dtype}_{tiling or 'default'}_{stages}.otsa")
+        cmd = [a.compiler, str(onnx_path), "--target=cuda", "-o", str(art),
+               f"--gemm-stages={stages}"]
+        if tiling:
+            cmd.append(f"--gemm-tiling={tiling}")
+        r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+        return art if r.returncode == 0 else r.stderr.strip()[-200:]
+
+    # Models first, one thread (several writers of one file would race).
+    for shape in a.shapes.split(","):
+        m, n, k = map(int, shape.split("x"))
+        for dtype in a.precisions.split(","):
+            model(work / f"gemm_{shape}_{dtype}.onnx", m, n, k, dtype)
+    with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
+        arts = list(pool.map(compile_one, configs))
+
+    results = []
+    partial = (a.out / "gemm_tilings.jsonl").open("w")
+    for (shape, dtype, tiling, stages), art in zip(configs, arts):
+        row = {"shape": shape, "precision": dtype,
+               "tiling": tiling or "default", "stages": stages}
+        if isinstance(art, str):
+            row["error"] = art
+        else:
+            r = subprocess.run([a.runner, str(art), "--device=cuda",
+                                "--random-inputs", f"--output-dir={work}",
+                                "--quiet", "--profile=5"],
+                               capture_output=True, text=True, timeout=300)
+            pm = PROFILE_RE.search(r.stdout)
+            if r.returncode != 0 or not pm:
+                row["error"] = (r.stderr or r.stdout).strip()[-200:]
+            else:
+                row["launches"] = int(pm.group(1))
+                row["ms"] = float(pm.group(2))
+                row["grids"] = [g for g, _ in GRID_RE.findall(r.stdout)]
+                row["blocks"] = [b for _, b in GRID_RE.findall(r.stdout)]
+        results.append(row)
+        print(json.dumps(row), file=partial, flush=True)
+
+    (a.out / "gemm_tilings.json").write_text(json.dumps(results, indent=1))
+    lines = ["| shape MxNxK | precision | default ms | default grid | "
+             "default, 2 stages ms | best tiling (stages) | best ms | "
+             "default / best |", "|---|---|---:|---|---:|---|---:|---:|"]
+    for shape in a.shapes.split(","):
+        for dtype in a.precisions.split(","):
+            rows = [r for r in results if r["shape"] == shape and
+                    r["precision"] == dtype and "ms" in r]
+            default = next((r for r in rows if r["tiling"] == "default" and
+                            r["stages"] == 1), None)
+            if not rows or not default:
+                continue
+            best = min(rows, key=lambda r: r["ms"])
+            two = next((r["ms"] for r in rows if r["tiling"] == "default" and
+                        r["stages"] == 2), float("nan"))
+            lines.append(
+                f"| {shape} | {dtype} | {default['ms']:.4f} | "
+                f"{' + '.join(default['grids'])} | {two:.4f} | "
+                f"{best['tiling']} ({best['stages']}) | {best['ms']:.4f} | "
+                f"{default['ms'] / best['ms']:.2f}x |")
+    table = "\n".join(lines) + "\n"
+    (a.out / "gemm_tilings.md").write_text(table)
+    print(table)
+
+
+if __name__ == "__main__":
+    main()

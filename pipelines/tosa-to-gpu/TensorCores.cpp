@@ -88,6 +88,8 @@ constexpr int64_t kCPadding = 4;  // floats added to each row of staged C
 constexpr int64_t kSmCount = 132;  // H100/H200 streaming multiprocessors
 constexpr int64_t kMinWarpsPerSm = 4;  // to hide memory latency at all
 constexpr int64_t kMinSliceSteps = 8;  // K steps of a slice of a split K
+constexpr int64_t kSimtWarpsPerSm = 10; // CUDA cores: see chooseTiling
+constexpr int64_t kMaxSimtSlices = 4;
 constexpr int64_t kWorkgroupBytes = 48 * 1024; // static workgroup memory
 /// Multiply-adds below which a contraction keeps the plain kernels: as fast
 /// at that size (a launch's worth of work), and much less code to compile
@@ -280,9 +282,9 @@ std::optional<Gemm> gemmOf(Operation *op) {
 /// slices of 8 steps or more; else the smallest tiling. None when N is not
 /// a multiple of a 16-byte vector. With `large`, f16 GEMMs may get 128x128
 /// or 128x64 tiles (8 warps of 32x64 or 32x32): twice the products per
-/// byte loaded of 64x64 ones. On CUDA cores (`simt`) a thread computes 8x8
-/// elements in large tiles and 4x4 in the smaller ones, down to a one-warp
-/// 16x32 tile.
+/// byte loaded of 64x64 ones. On CUDA cores (`simt`), 64x128 to 16x32
+/// tiles of 128 threads or fewer, 8x8 or 4x4 elements each, with K split
+/// more readily (below).
 std::optional<Tiling> chooseTiling(const Gemm &g, bool simt,
                                    bool large = false, bool split = false) {
   // B and C are read in 16-byte vectors along their rows.
@@ -291,15 +293,21 @@ std::optional<Tiling> chooseTiling(const Gemm &g, bool simt,
   static const Tiling tensorCores[] = {{4, 2, 2, 4}, {4, 2, 2, 2},
                                        {2, 2, 2, 2}, {2, 2, 1, 2},
                                        {2, 2, 1, 1}};
+  // No 256-thread tiles on CUDA cores: in the tiling sweep
+  // (benchmarks/gemm_tilings.py, H200) 128-thread ones were faster on every
+  // shape of BERT's matmuls, more of them fitting on a multiprocessor.
   static const Tiling cudaCores[] = {
-      {16, 16, 2, 2, true}, {8, 16, 2, 2, true}, {16, 8, 2, 2, true},
-      {16, 16, 1, 1, true}, {8, 16, 1, 1, true}, {8, 8, 1, 1, true},
-      {4, 8, 1, 1, true}};
-  auto fills = [&](const Tiling &t, int64_t slices) {
-    int64_t blocks = slices * g.batch * llvm::divideCeil(g.m, t.tileM()) *
-                     llvm::divideCeil(g.n, t.tileN());
-    return blocks >= kSmCount &&
-           blocks * t.threads() >= kMinWarpsPerSm * kSmCount * kWarpSize;
+      {8, 16, 2, 2, true}, {16, 8, 2, 2, true}, {8, 8, 2, 2, true},
+      {8, 16, 1, 1, true}, {8, 8, 1, 1, true},  {4, 8, 1, 1, true}};
+  auto blocks = [&](const Tiling &t, int64_t slices) -> int64_t {
+    return slices * g.batch * llvm::divideCeil(g.m, t.tileM()) *
+           llvm::divideCeil(g.n, t.tileN());
+  };
+  auto fills = [&](const Tiling &t, int64_t slices,
+                   int64_t warpsPerSm = kMinWarpsPerSm) {
+    return blocks(t, slices) >= kSmCount &&
+           blocks(t, slices) * t.threads() >=
+               warpsPerSm * kSmCount * kWarpSize;
   };
   auto divides = [&](const Tiling &t) {
     return g.m % t.tileM() == 0 && g.n % t.tileN() == 0;
@@ -318,17 +326,41 @@ std::optional<Tiling> chooseTiling(const Gemm &g, bool simt,
       usable, [&](const Tiling &t) { return utilization(t) >= 0.75; });
   if (!efficient.empty())
     usable = efficient;
+  int64_t steps = llvm::divideCeil(g.k, kTileK);
+  auto splits = [&](int64_t slices) {
+    return slices == 1 || (steps % slices == 0 &&
+                           steps / slices >= kMinSliceSteps);
+  };
+  if (simt) {
+    // 8x8 elements per thread do twice the products per element read from
+    // workgroup memory of 4x4: the largest such tiling that, K split into
+    // up to 4 slices, keeps 10 warps per multiprocessor busy; else the
+    // tiling and split with the most warps. (The sweep's best on BERT's
+    // shapes, 1.3x the tensor-core rule on them.)
+    std::optional<Tiling> most;
+    for (Tiling t : usable)
+      for (int64_t s = 1; s <= (split ? kMaxSimtSlices : 1); ++s) {
+        if (!splits(s))
+          continue;
+        t.slices = s;
+        if (fills(t, s, kSimtWarpsPerSm))
+          return t;
+        if (!most || blocks(t, s) * t.threads() >
+                         blocks(*most, most->slices) * most->threads())
+          most = t;
+      }
+    return most;
+  }
   std::optional<Tiling> best;
   for (const Tiling &t : usable)
     if (fills(t, 1) && (!best || (!divides(*best) && divides(t))))
       best = t;
   if (best || usable.empty())
     return best;
-  int64_t steps = llvm::divideCeil(g.k, kTileK);
   if (split)
     for (Tiling t : usable)
       for (int64_t s = 2; s * kMinSliceSteps <= steps; ++s)
-        if (steps % s == 0 && fills(t, s)) {
+        if (splits(s) && fills(t, s)) {
           t.slices = s;
           return t;
         }
@@ -1364,7 +1396,7 @@ struct TensorCoreKernelsPass
       *this, "stages",
       llvm::cl::desc("copies of the A and B tiles in workgroup memory, 1 or "
                      "2 (2 where they fit in 48 KiB)"),
-      llvm::cl::init(1)};
+      llvm::cl::init(2)};
   Option<std::string> tiling{
       *this, "tiling",
       llvm::cl::desc("for tuning experiments: every kernel whose GEMM can use "

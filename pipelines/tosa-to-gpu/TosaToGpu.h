@@ -37,8 +37,9 @@ struct GpuPipelineOptions {
   /// Tuning experiments: the tiling every tiled GEMM kernel that can use it
   /// gets instead of its own choice (see createTensorCoreKernelsPass).
   std::string gemmTiling;
-  /// Copies of the tiled GEMM kernels' A and B tiles in workgroup memory.
-  unsigned gemmStages = 1;
+  /// Copies of the tiled GEMM kernels' A and B tiles in workgroup memory
+  /// (2: where they fit).
+  unsigned gemmStages = 2;
 };
 
 /// Appends a textual pipeline of registered pass names (as on an mlir-opt
@@ -106,7 +107,7 @@ bool isMarkedForTiledGemm(mlir::Operation *op);
 /// it, "UMxUNxPMxPN[sS]".
 /// `stages` 2: two copies of the tiles where they fit (see Tiling).
 std::unique_ptr<mlir::Pass>
-createTensorCoreKernelsPass(llvm::StringRef tiling = "", unsigned stages = 1);
+createTensorCoreKernelsPass(llvm::StringRef tiling = "", unsigned stages = 2);
 
 std::unique_ptr<mlir::Pass> createRowKernelsPass();
 /// Whether onnx-tosa-row-kernels gives reduction `op` a kernel of its own

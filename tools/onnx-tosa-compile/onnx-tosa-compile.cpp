@@ -161,8 +161,9 @@ cl::opt<std::string> gemmTiling(
 cl::opt<unsigned> gemmStages(
     "gemm-stages",
     cl::desc("Tuning experiments: copies of the tiled GEMM kernels' A and B "
-             "tiles in workgroup memory, 1 or 2 (2 where they fit)"),
-    cl::init(1), cl::Hidden, cl::cat(category));
+             "tiles in workgroup memory, 1 or 2 (default 2: where they "
+             "fit)"),
+    cl::init(2), cl::Hidden, cl::cat(category));
 cl::opt<std::string> dumpKernels(
     "dump-kernels",
     cl::desc("Also write every device module to DIR/<name>.ptx|.cubin|.spv"),

@@ -4,8 +4,9 @@
 // RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-select-tensor-core-ops))' | FileCheck %s --check-prefix=SELECT
 // RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-select-tensor-core-ops{tf32=true}))' | FileCheck %s --check-prefix=TF32
 // RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-select-tensor-core-ops{simt=true}))' | FileCheck %s --check-prefix=SIMT
-// RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels))' | FileCheck %s --check-prefix=KERNEL
-// RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels,onnx-tosa-distribute-loops),gpu-kernel-outlining,onnx-tosa-align-workgroup-memory)' | FileCheck %s --check-prefix=OUTLINED
+// RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels{stages=1}))' | FileCheck %s --check-prefix=KERNEL
+// RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels))' | FileCheck %s --check-prefix=STAGES
+// RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels{stages=1},onnx-tosa-distribute-loops),gpu-kernel-outlining,onnx-tosa-align-workgroup-memory)' | FileCheck %s --check-prefix=OUTLINED
 
 // 256x512x128: 32 blocks of 64x64 would not fill 132 multiprocessors, so
 // 32x32 tiles (128 blocks), one fragment per warp.
@@ -109,6 +110,19 @@ func.func @conv_selected(%x: tensor<1x9x9x64xf16>, %w: tensor<3x3x64x128xf16>, %
 // KERNEL: scf.yield
 // KERNEL-COUNT-4: gpu.subgroup_mma_store_matrix %{{.*}}, %[[C]][%{{.*}}] {leadDimension = 1024 : index}
 // KERNEL-NOT: linalg.batch_matmul
+// By default (two stages) the tiles have two copies: a step's products
+// read one while the next step's tiles go to the other, and one barrier
+// per step is enough.
+// STAGES-LABEL: func.func @kernel
+// STAGES: workgroup(%[[SA:.*]] : memref<2x64x40xf16, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<2x32x72xf16, #gpu.address_space<workgroup>>)
+// STAGES: scf.for
+// STAGES: %[[READ:.*]] = arith.remui %{{.*}}, %c2
+// STAGES: %[[WRITE:.*]] = arith.subi %c1{{.*}}, %[[READ]]
+// STAGES-COUNT-2: gpu.subgroup_mma_load_matrix %[[SA]][%[[READ]],
+// STAGES-NOT: gpu.barrier
+// STAGES: vector.store %{{.*}}, %[[SA]][%[[WRITE]],
+// STAGES: gpu.barrier
+// STAGES-NEXT: scf.yield
 // OUTLINED-LABEL: gpu.func @kernel_kernel
 // OUTLINED-SAME: workgroup(%{{.*}} : memref<64x40xf16, #gpu.address_space<workgroup>> {llvm.align = 128 : i64}, %{{.*}} : memref<32x72xf16, #gpu.address_space<workgroup>> {llvm.align = 128 : i64})
 func.func @kernel(%a: memref<2x512x256xf16>, %b: memref<2x256x1024xf16>, %c: memref<2x512x1024xf32>) {
@@ -439,5 +453,22 @@ func.func @rgb_kernel(%x: memref<1x20x20x3xf32>, %w: memref<3x3x3x32xf32>, %y: m
   linalg.fill ins(%zero : f32) outs(%y : memref<1x18x18x32xf32>)
   linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, onnx_tosa.simt_gemm, strides = dense<1> : tensor<2xi64>}
     ins(%x, %w : memref<1x20x20x3xf32>, memref<3x3x3x32xf32>) outs(%y : memref<1x18x18x32xf32>)
+  return
+}
+
+// -----
+
+// BERT's FFN down projection at batch 8 in f32 on CUDA cores (M = 1024,
+// N = 768, K = 3072): 64x128 tiles of 128 threads, 8x8 elements each, make
+// only 96 blocks (4 warps each); K in 4 slices of 24 steps makes 384, 10
+// warps or more per multiprocessor. The second kernel sums the slices.
+// KERNEL-LABEL: func.func @simt_split
+// KERNEL: gpu.launch blocks({{.*}}) in (%{{.*}} = %c6{{.*}}, %{{.*}} = %c16{{.*}}, %{{.*}} = %c4{{.*}}) threads({{.*}}) in (%{{.*}} = %c128{{.*}}, {{.*}}) workgroup(%{{.*}} : memref<32x68xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<32x132xf32, #gpu.address_space<workgroup>>)
+// KERNEL: gpu.launch
+// KERNEL-NOT: gpu.launch
+func.func @simt_split(%a: memref<1x1024x3072xf32>, %b: memref<1x3072x768xf32>, %c: memref<1x1024x768xf32>) {
+  %zero = arith.constant 0.0 : f32
+  linalg.fill ins(%zero : f32) outs(%c : memref<1x1024x768xf32>)
+  linalg.batch_matmul {onnx_tosa.simt_gemm} ins(%a, %b : memref<1x1024x3072xf32>, memref<1x3072x768xf32>) outs(%c : memref<1x1024x768xf32>)
   return
 }

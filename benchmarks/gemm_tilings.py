@@ -4,9 +4,10 @@
 For each GEMM shape (the matmuls of BERT-base at batch 1 and 8 and a few
 others) and precision, compiles a one-MatMul model once with the compiler's
 own tiling choice and once with each tiling the kernel accepts
-(onnx-tosa-compile --gemm-tiling=UMxUNxPMxPN[sS]), each of those without a
-split K also with two copies of the tiles (--gemm-stages=2, where they fit
-in workgroup memory; else the compiler keeps one), and times the kernels of
+(onnx-tosa-compile --gemm-tiling=UMxUNxPMxPN[sS]), each with one copy of
+the tiles in workgroup memory (--gemm-stages=1), with two where they fit,
+and with two and the loads two K steps ahead (--gemm-prefetch=2), and
+times the kernels of
 each (onnx-tosa-run --profile: every launch alone, median; a split K is two
 launches). It prints, per shape, the compiler's choice, the fastest tiling
 and their times: the data the tiling heuristic in
@@ -14,6 +15,7 @@ pipelines/tosa-to-gpu/TensorCores.cpp is set from.
 
     python3 benchmarks/gemm_tilings.py --compiler BIN --runner BIN --out DIR
         [--shapes 1024x768x768,...] [--precisions fp32,fp16]
+        [--tilings all|default|UMxUNxPMxPN[sS],...]
 
 This is a benchmark, not a test: it asserts nothing.
 """
@@ -99,34 +101,47 @@ def main():
     p.add_argument("--out", required=True, type=Path)
     p.add_argument("--shapes", default=",".join(SHAPES))
     p.add_argument("--precisions", default="fp32,fp16")
+    p.add_argument("--tilings", default="all",
+                   help="all (every tiling of the kernel; only the "
+                   "compiler's own for shapes over 2^32 multiply-adds), "
+                   "default (only the compiler's own) or a list")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 4)
     a = p.parse_args()
     a.out.mkdir(parents=True, exist_ok=True)
     work = a.out / "work"
     work.mkdir(exist_ok=True)
 
-    configs = []  # (shape, dtype, tiling or "" for the default, stages)
+    # (shape, dtype, tiling or "" for the default, stages, prefetch)
+    configs = []
+    variants = [(1, 1), (2, 1), (2, 2)]
     for shape in a.shapes.split(","):
         m, n, k = map(int, shape.split("x"))
         for dtype in a.precisions.split(","):
-            configs += [(shape, dtype, "", 1), (shape, dtype, "", 2)]
-            if m * n * k > 1 << 32:  # large: only the compiler's choice
+            configs += [(shape, dtype, "", s, p) for s, p in variants]
+            if a.tilings == "default":
                 continue
-            for base in SIMT if dtype == "fp32" else WMMA:
-                for s in SLICES:
-                    t = base + (f"s{s}" if s > 1 else "")
-                    if valid(t, m, n, k, dtype):
-                        configs.append((shape, dtype, t, 1))
-                        if s == 1 and fits_twice(t, m, n, dtype):
-                            configs.append((shape, dtype, t, 2))
+            if a.tilings == "all":
+                if m * n * k > 1 << 32:  # large: only the compiler's choice
+                    continue
+                tilings = [base + (f"s{s}" if s > 1 else "")
+                           for base in (SIMT if dtype == "fp32" else WMMA)
+                           for s in SLICES]
+            else:
+                tilings = a.tilings.split(",")
+            for t in tilings:
+                if not valid(t, m, n, k, dtype):
+                    continue
+                configs.append((shape, dtype, t, 1, 1))
+                if "s" not in t and fits_twice(t, m, n, dtype):
+                    configs += [(shape, dtype, t, 2, 1), (shape, dtype, t, 2, 2)]
 
     def compile_one(cfg):
-        shape, dtype, tiling, stages = cfg
+        shape, dtype, tiling, stages, prefetch = cfg
         onnx_path = work / f"gemm_{shape}_{dtype}.onnx"
-        art = (work /
-               f"gemm_{shape}_{dtype}_{tiling or 'default'}_{stages}.otsa")
+        art = (work / f"gemm_{shape}_{dtype}_{tiling or 'default'}_{stages}"
+               f"_{prefetch}.otsa")
         cmd = [a.compiler, str(onnx_path), "--target=cuda", "-o", str(art),
-               f"--gemm-stages={stages}"]
+               f"--gemm-stages={stages}", f"--gemm-prefetch={prefetch}"]
         if tiling:
             cmd.append(f"--gemm-tiling={tiling}")
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
@@ -142,9 +157,10 @@ def main():
 
     results = []
     partial = (a.out / "gemm_tilings.jsonl").open("w")
-    for (shape, dtype, tiling, stages), art in zip(configs, arts):
+    for (shape, dtype, tiling, stages, prefetch), art in zip(configs, arts):
         row = {"shape": shape, "precision": dtype,
-               "tiling": tiling or "default", "stages": stages}
+               "tiling": tiling or "default", "stages": stages,
+               "prefetch": prefetch}
         if isinstance(art, str):
             row["error"] = art
         else:
@@ -165,23 +181,29 @@ def main():
 
     (a.out / "gemm_tilings.json").write_text(json.dumps(results, indent=1))
     lines = ["| shape MxNxK | precision | default ms | default grid | "
-             "default, 2 stages ms | best tiling (stages) | best ms | "
-             "default / best |", "|---|---|---:|---|---:|---|---:|---:|"]
+             "1 stage ms | 2 stages, prefetch 2 ms | best tiling (stages, "
+             "prefetch) | best ms | default / best |",
+             "|---|---|---:|---|---:|---:|---|---:|---:|"]
     for shape in a.shapes.split(","):
         for dtype in a.precisions.split(","):
             rows = [r for r in results if r["shape"] == shape and
                     r["precision"] == dtype and "ms" in r]
-            default = next((r for r in rows if r["tiling"] == "default" and
-                            r["stages"] == 1), None)
+            def pick(stages, prefetch):
+                return next((r for r in rows if r["tiling"] == "default" and
+                             r["stages"] == stages and
+                             r.get("prefetch", 1) == prefetch), None)
+            default = pick(2, 1)
             if not rows or not default:
                 continue
             best = min(rows, key=lambda r: r["ms"])
-            two = next((r["ms"] for r in rows if r["tiling"] == "default" and
-                        r["stages"] == 2), float("nan"))
+            one, ahead = pick(1, 1), pick(2, 2)
             lines.append(
                 f"| {shape} | {dtype} | {default['ms']:.4f} | "
-                f"{' + '.join(default['grids'])} | {two:.4f} | "
-                f"{best['tiling']} ({best['stages']}) | {best['ms']:.4f} | "
+                f"{' + '.join(default['grids'])} | "
+                f"{one['ms'] if one else float('nan'):.4f} | "
+                f"{ahead['ms'] if ahead else float('nan'):.4f} | "
+                f"{best['tiling']} ({best['stages']}, "
+                f"{best.get('prefetch', 1)}) | {best['ms']:.4f} | "
                 f"{default['ms'] / best['ms']:.2f}x |")
     table = "\n".join(lines) + "\n"
     (a.out / "gemm_tilings.md").write_text(table)

@@ -317,7 +317,8 @@ void buildLinalgToGpuPipeline(OpPassManager &pm,
   pm.addPass(createCopyToLinalgPass());
   // Only acts on the ops onnx-tosa-select-tensor-core-ops marked.
   pm.addNestedPass<func::FuncOp>(
-      createTensorCoreKernelsPass(options.gemmTiling, options.gemmStages));
+      createTensorCoreKernelsPass(options.gemmTiling, options.gemmStages,
+                                  options.gemmPrefetch));
   pm.addNestedPass<func::FuncOp>(createRowKernelsPass());
   // Views (subview, collapse/expand_shape) fold into the loads and stores of
   // the loops, so kernels only ever see whole buffers.

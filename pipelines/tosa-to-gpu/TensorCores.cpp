@@ -111,6 +111,9 @@ struct Tiling {
   /// products read one while the next step's tiles are stored to the
   /// other, one barrier per step instead of two.
   int64_t stages = 1;
+  /// Steps ahead that the tiles are loaded from global memory (2 needs two
+  /// stages).
+  int64_t prefetch = 1;
   int64_t unit() const { return simt ? kGroup : kFragment; }
   int64_t tileM() const { return unitsM * perM * unit(); }
   int64_t tileN() const { return unitsN * perN * unit(); }
@@ -118,6 +121,16 @@ struct Tiling {
     return unitsM * unitsN * (simt ? 1 : kWarpSize);
   }
 };
+
+/// Rows of C staged in workgroup memory at a time: the whole tile of tiles
+/// up to 64x64, or for larger ones one warp row's (a 128x128 f32 tile alone
+/// would take more than the 48 KiB of static workgroup memory), or with two
+/// copies of the A and B tiles one fragment row's.
+int64_t stagedRows(const Tiling &t) {
+  if (t.tileM() <= 64 && t.tileN() <= 64)
+    return t.tileM();
+  return t.stages > 1 ? kFragment : t.perM * kFragment;
+}
 
 /// A contraction as a batch of GEMMs C[b] += A[b] x B[b], C and B dense
 /// row-major [M, N] and [K, N] per batch, A given by where element (m, k)
@@ -511,12 +524,7 @@ private:
   int64_t ldA() const { return t.simt ? t.tileM() + vec() : kTileK + vec(); }
   int64_t ldB() const { return t.tileN() + vec(); }
   int64_t ldC() const { return t.tileN() + kCPadding; }
-  /// Rows of C staged in workgroup memory at a time: the whole tile, or
-  /// for large tiles one warp row's (a 128x128 f32 tile alone would take
-  /// more than the 48 KiB of static workgroup memory).
-  int64_t slabRows() const {
-    return t.threads() > 128 ? t.perM * kFragment : t.tileM();
-  }
+  int64_t slabRows() const { return stagedRows(t); }
   int64_t slabs() const { return t.tileM() / slabRows(); }
   /// The tile row (column) where this warp's or thread's fragment or group
   /// `i` starts.
@@ -762,22 +770,30 @@ void KernelBuilder::store(ValueRange acc) {
   // Staged through workgroup memory one slab of rows at a time: the warps
   // whose fragments hold the slab store them, then every thread takes its
   // share of the slab.
+  // Several slabs: the warps of one warp row hold each (their fragment
+  // rows inside it, at rows known here).
+  int64_t warpRows = t.perM * kFragment;
   for (int64_t s = 0; s < slabs(); ++s) {
     OpBuilder::InsertionGuard guard(b);
+    int64_t first = s * slabRows();
+    int64_t holder = first / warpRows * warpRows;
     if (slabs() > 1) {
       Value mine = arith::CmpIOp::create(b, arith::CmpIPredicate::eq, unitM,
-                                         ix.c(s * slabRows()));
+                                         ix.c(holder));
       auto ifOp = scf::IfOp::create(b, TypeRange{}, mine,
                                     /*withElseRegion=*/false);
       b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
     }
-    Value slabRow = ix.add(unitM, -s * slabRows());
-    for (int64_t i = 0; i < t.perM; ++i)
+    for (int64_t i = 0; i < t.perM; ++i) {
+      int64_t row = holder + i * kFragment - first;
+      if (slabs() > 1 && (row < 0 || row >= slabRows()))
+        continue;
       for (int64_t j = 0; j < t.perN; ++j)
         gpu::SubgroupMmaStoreMatrixOp::create(
             b, acc[i * t.perN + j], smemC,
-            ValueRange{ix.add(slabRow, i * kFragment), colOf(j)},
+            ValueRange{slabs() > 1 ? ix.c(row) : rowOf(i), colOf(j)},
             b.getIndexAttr(ldC()), UnitAttr{});
+    }
     if (slabs() > 1)
       b.setInsertionPointAfter(b.getInsertionBlock()->getParentOp());
     gpu::BarrierOp::create(b);
@@ -1029,36 +1045,60 @@ void KernelBuilder::buildGemm(Value aRoot, Value bRoot, Value partials,
   // (min) rather than branch.
   SmallVector<Value> init = t.simt ? simtAccumulators(zeroInit)
                                    : initialAccumulators(zeroInit);
+  //
+  // With `prefetch` 2 (and two copies of the tiles) the loads run two steps
+  // ahead: the tiles of step k + 2 are loaded during step k and stored
+  // during step k + 1, the values in between carried by the loop.
+  auto stepAfter = [&](Value step, int64_t ahead) {
+    return ix.add(kBegin,
+                  ix.min(ix.add(step, ahead * kTileK), sliceK - kTileK));
+  };
   writeStage = ix.c(0);
   storeTiles(loadTiles(kBegin));
+  SmallVector<TilePiece> inFlight;
+  if (t.prefetch > 1) {
+    inFlight = loadTiles(stepAfter(ix.c(0), 1));
+    for (const TilePiece &p : inFlight)
+      init.push_back(p.value);
+  }
+  size_t numAcc = init.size() - inFlight.size();
   gpu::BarrierOp::create(b);
   auto loop = scf::ForOp::create(b, ix.c(0), ix.c(sliceK), ix.c(kTileK), init);
   {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(loop.getBody());
     Value step = loop.getInductionVar();
-    Value next =
-        ix.add(kBegin, ix.min(ix.add(step, kTileK), sliceK - kTileK));
     if (t.stages > 1) {
       readStage = ix.rem(ix.div(step, kTileK), 2);
       writeStage = arith::SubIOp::create(b, ix.c(1), readStage);
     }
-    SmallVector<TilePiece> prefetched = loadTiles(next);
-    SmallVector<Value> acc = t.simt ? multiplySimt(loop.getRegionIterArgs())
-                                    : multiply(loop.getRegionIterArgs());
+    SmallVector<TilePiece> loaded = loadTiles(stepAfter(step, t.prefetch));
+    ValueRange args = loop.getRegionIterArgs();
+    SmallVector<Value> acc = t.simt ? multiplySimt(args.take_front(numAcc))
+                                    : multiply(args.take_front(numAcc));
     // With one copy, the next step's tiles overwrite those every warp is
     // still reading; with two, the copy they go to was last read in the
     // step before this one, which every warp has finished.
     if (t.stages == 1)
       gpu::BarrierOp::create(b);
-    storeTiles(prefetched);
+    if (t.prefetch > 1) {
+      SmallVector<TilePiece> next = inFlight;
+      for (auto [piece, value] : llvm::zip(next, args.drop_front(numAcc)))
+        piece.value = value;
+      storeTiles(next);
+      for (const TilePiece &p : loaded)
+        acc.push_back(p.value);
+    } else {
+      storeTiles(loaded);
+    }
     gpu::BarrierOp::create(b);
     scf::YieldOp::create(b, acc);
   }
+  ValueRange results = loop.getResults().take_front(numAcc);
   if (t.simt)
-    storeSimt(loop.getResults());
+    storeSimt(results);
   else
-    store(loop.getResults());
+    store(results);
   gpu::TerminatorOp::create(b);
 }
 
@@ -1348,9 +1388,8 @@ int64_t workgroupBytes(const Gemm &g, const Tiling &t, bool epilogue) {
   int64_t bytes = t.stages * (a + bTile) * element;
   bool stageC = !t.simt && (epilogue || g.m % t.tileM() != 0 ||
                             g.n % t.tileN() != 0);
-  int64_t slabRows = t.threads() > 128 ? t.perM * kFragment : t.tileM();
   if (stageC)
-    bytes += slabRows * (t.tileN() + kCPadding) * 4;
+    bytes += stagedRows(t) * (t.tileN() + kCPadding) * 4;
   return bytes;
 }
 
@@ -1387,9 +1426,10 @@ struct TensorCoreKernelsPass
   TensorCoreKernelsPass() = default;
   TensorCoreKernelsPass(const TensorCoreKernelsPass &other)
       : PassWrapper(other) {}
-  TensorCoreKernelsPass(StringRef spec, unsigned copies) {
+  TensorCoreKernelsPass(StringRef spec, unsigned copies, unsigned ahead) {
     tiling = spec.str();
     stages = copies;
+    prefetch = ahead;
   }
 
   Option<unsigned> stages{
@@ -1397,6 +1437,11 @@ struct TensorCoreKernelsPass
       llvm::cl::desc("copies of the A and B tiles in workgroup memory, 1 or "
                      "2 (2 where they fit in 48 KiB)"),
       llvm::cl::init(2)};
+  Option<unsigned> prefetch{
+      *this, "prefetch",
+      llvm::cl::desc("K steps ahead that tiles are loaded, 1 or 2 (2 only "
+                     "with two stages)"),
+      llvm::cl::init(1)};
   Option<std::string> tiling{
       *this, "tiling",
       llvm::cl::desc("for tuning experiments: every kernel whose GEMM can use "
@@ -1443,7 +1488,7 @@ struct TensorCoreKernelsPass
         t = chooseTiling(*g, simt, /*large=*/true);
       // A cut last row tile that starts from C stages all of C at once,
       // which only small tiles leave room for.
-      if (!simt && !fill && t->threads() > 128 &&
+      if (!simt && !fill && stagedRows(*t) != t->tileM() &&
           (g->m % t->tileM() != 0 || g->n % t->tileN() != 0))
         t = chooseTiling(*g, simt);
       linalg::GenericOp epilogue =
@@ -1453,6 +1498,8 @@ struct TensorCoreKernelsPass
         doubled.stages = 2;
         if (workgroupBytes(*g, doubled, bool(epilogue)) <= kWorkgroupBytes)
           t = doubled;
+        if (t->stages == 2 && prefetch > 1)
+          t->prefetch = 2;
       }
       // With an epilogue the kernel takes its place: only views and
       // allocations are between the two, and its inputs may be among them.
@@ -1499,8 +1546,9 @@ std::unique_ptr<Pass> createSelectTensorCoreOpsPass(bool tensorCores,
   return std::make_unique<SelectTensorCoreOpsPass>(tensorCores, tf32, simt);
 }
 std::unique_ptr<Pass> createTensorCoreKernelsPass(StringRef tiling,
-                                                  unsigned stages) {
-  return std::make_unique<TensorCoreKernelsPass>(tiling, stages);
+                                                  unsigned stages,
+                                                  unsigned prefetch) {
+  return std::make_unique<TensorCoreKernelsPass>(tiling, stages, prefetch);
 }
 std::unique_ptr<Pass> createAlignWorkgroupMemoryPass() {
   return std::make_unique<AlignWorkgroupMemoryPass>();

@@ -40,6 +40,9 @@ struct GpuPipelineOptions {
   /// Copies of the tiled GEMM kernels' A and B tiles in workgroup memory
   /// (2: where they fit).
   unsigned gemmStages = 2;
+  /// K steps ahead that the tiled GEMM kernels load their tiles (2: with
+  /// two stages).
+  unsigned gemmPrefetch = 1;
 };
 
 /// Appends a textual pipeline of registered pass names (as on an mlir-opt
@@ -107,7 +110,8 @@ bool isMarkedForTiledGemm(mlir::Operation *op);
 /// it, "UMxUNxPMxPN[sS]".
 /// `stages` 2: two copies of the tiles where they fit (see Tiling).
 std::unique_ptr<mlir::Pass>
-createTensorCoreKernelsPass(llvm::StringRef tiling = "", unsigned stages = 2);
+createTensorCoreKernelsPass(llvm::StringRef tiling = "", unsigned stages = 2,
+                            unsigned prefetch = 1);
 
 std::unique_ptr<mlir::Pass> createRowKernelsPass();
 /// Whether onnx-tosa-row-kernels gives reduction `op` a kernel of its own

@@ -164,6 +164,11 @@ cl::opt<unsigned> gemmStages(
              "tiles in workgroup memory, 1 or 2 (default 2: where they "
              "fit)"),
     cl::init(2), cl::Hidden, cl::cat(category));
+cl::opt<unsigned> gemmPrefetch(
+    "gemm-prefetch",
+    cl::desc("Tuning experiments: K steps ahead that the tiled GEMM kernels "
+             "load their tiles, 1 or 2 (2 with two stages)"),
+    cl::init(1), cl::Hidden, cl::cat(category));
 cl::opt<std::string> dumpKernels(
     "dump-kernels",
     cl::desc("Also write every device module to DIR/<name>.ptx|.cubin|.spv"),
@@ -438,6 +443,7 @@ int main(int argc, char **argv) {
   gpuOptions.simtGemm = simtGemm;
   gpuOptions.gemmTiling = gemmTiling;
   gpuOptions.gemmStages = gemmStages;
+  gpuOptions.gemmPrefetch = gemmPrefetch;
   gpuOptions.vectorWidth =
       vectorWidth ? vectorWidth
                   : (target == onnx_tosa::Target::Cuda ? 4u : 1u);

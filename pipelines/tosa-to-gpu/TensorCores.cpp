@@ -111,8 +111,7 @@ struct Tiling {
   /// products read one while the next step's tiles are stored to the
   /// other, one barrier per step instead of two.
   int64_t stages = 1;
-  /// Steps ahead that the tiles are loaded from global memory (2 needs two
-  /// stages).
+  /// K steps ahead that the tiles are loaded from global memory.
   int64_t prefetch = 1;
   int64_t unit() const { return simt ? kGroup : kFragment; }
   int64_t tileM() const { return unitsM * perM * unit(); }
@@ -1046,22 +1045,24 @@ void KernelBuilder::buildGemm(Value aRoot, Value bRoot, Value partials,
   SmallVector<Value> init = t.simt ? simtAccumulators(zeroInit)
                                    : initialAccumulators(zeroInit);
   //
-  // With `prefetch` 2 (and two copies of the tiles) the loads run two steps
-  // ahead: the tiles of step k + 2 are loaded during step k and stored
-  // during step k + 1, the values in between carried by the loop.
+  // With `prefetch` d > 1 the loads run d steps ahead: the tiles of step
+  // k + d are loaded during step k and stored during step k + d - 1, the
+  // values in between carried by the loop (d - 1 steps' worth of
+  // registers).
   auto stepAfter = [&](Value step, int64_t ahead) {
     return ix.add(kBegin,
                   ix.min(ix.add(step, ahead * kTileK), sliceK - kTileK));
   };
   writeStage = ix.c(0);
   storeTiles(loadTiles(kBegin));
-  SmallVector<TilePiece> inFlight;
-  if (t.prefetch > 1) {
-    inFlight = loadTiles(stepAfter(ix.c(0), 1));
-    for (const TilePiece &p : inFlight)
+  // Where each piece goes (the same for every step), and how many.
+  SmallVector<TilePiece> layout;
+  size_t numAcc = init.size();
+  for (int64_t ahead = 1; ahead < t.prefetch; ++ahead) {
+    layout = loadTiles(stepAfter(ix.c(0), ahead));
+    for (const TilePiece &p : layout)
       init.push_back(p.value);
   }
-  size_t numAcc = init.size() - inFlight.size();
   gpu::BarrierOp::create(b);
   auto loop = scf::ForOp::create(b, ix.c(0), ix.c(sliceK), ix.c(kTileK), init);
   {
@@ -1082,10 +1083,14 @@ void KernelBuilder::buildGemm(Value aRoot, Value bRoot, Value partials,
     if (t.stages == 1)
       gpu::BarrierOp::create(b);
     if (t.prefetch > 1) {
-      SmallVector<TilePiece> next = inFlight;
-      for (auto [piece, value] : llvm::zip(next, args.drop_front(numAcc)))
+      // The oldest carried step goes to workgroup memory, the others move
+      // up, the one just loaded joins them.
+      ValueRange carried = args.drop_front(numAcc);
+      SmallVector<TilePiece> next = layout;
+      for (auto [piece, value] : llvm::zip(next, carried))
         piece.value = value;
       storeTiles(next);
+      llvm::append_range(acc, carried.drop_front(layout.size()));
       for (const TilePiece &p : loaded)
         acc.push_back(p.value);
     } else {
@@ -1439,8 +1444,7 @@ struct TensorCoreKernelsPass
       llvm::cl::init(2)};
   Option<unsigned> prefetch{
       *this, "prefetch",
-      llvm::cl::desc("K steps ahead that tiles are loaded, 1 or 2 (2 only "
-                     "with two stages)"),
+      llvm::cl::desc("K steps ahead that tiles are loaded, 1 to 4"),
       llvm::cl::init(1)};
   Option<std::string> tiling{
       *this, "tiling",
@@ -1498,9 +1502,8 @@ struct TensorCoreKernelsPass
         doubled.stages = 2;
         if (workgroupBytes(*g, doubled, bool(epilogue)) <= kWorkgroupBytes)
           t = doubled;
-        if (t->stages == 2 && prefetch > 1)
-          t->prefetch = 2;
       }
+      t->prefetch = std::clamp<int64_t>(prefetch, 1, 4);
       // With an epilogue the kernel takes its place: only views and
       // allocations are between the two, and its inputs may be among them.
       ImplicitLocOpBuilder b(op.getLoc(), epilogue ? epilogue.getOperation()

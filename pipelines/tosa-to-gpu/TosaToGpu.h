@@ -40,8 +40,7 @@ struct GpuPipelineOptions {
   /// Copies of the tiled GEMM kernels' A and B tiles in workgroup memory
   /// (2: where they fit).
   unsigned gemmStages = 2;
-  /// K steps ahead that the tiled GEMM kernels load their tiles (2: with
-  /// two stages).
+  /// K steps ahead that the tiled GEMM kernels load their tiles (1 to 4).
   unsigned gemmPrefetch = 1;
 };
 

@@ -167,7 +167,7 @@ cl::opt<unsigned> gemmStages(
 cl::opt<unsigned> gemmPrefetch(
     "gemm-prefetch",
     cl::desc("Tuning experiments: K steps ahead that the tiled GEMM kernels "
-             "load their tiles, 1 or 2 (2 with two stages)"),
+             "load their tiles, 1 to 4"),
     cl::init(1), cl::Hidden, cl::cat(category));
 cl::opt<std::string> dumpKernels(
     "dump-kernels",

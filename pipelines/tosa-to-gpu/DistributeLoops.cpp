@@ -176,8 +176,7 @@ InnermostVectorizer::analyze(AffineExpr e, ValueRange dims,
   case AffineExprKind::Mod:
     if (!rhsConst)
       return std::nullopt;
-    return divide(lhs, rhsConst.getValue(),
-                  e.getKind() == AffineExprKind::Mod);
+    return divide(lhs, rhsConst.getValue(), e.getKind() == AffineExprKind::Mod);
   default:
     return std::nullopt;
   }
@@ -325,12 +324,13 @@ bool InnermostVectorizer::run() {
   Location loc = loop.getLoc();
   SmallVector<IRMapping> lanes(width);
   for (int64_t l = 1; l < width; ++l)
-    lanes[l].map(iv, arith::AddIOp::create(
-                         b, loc, iv, arith::ConstantIndexOp::create(b, loc, l)));
+    lanes[l].map(
+        iv, arith::AddIOp::create(b, loc, iv,
+                                  arith::ConstantIndexOp::create(b, loc, l)));
   // What isVectorAccess established: the vector is aligned to its size.
   auto alignment = [](VectorType type) {
-    return llvm::Align(type.getNumElements() *
-                       type.getElementTypeBitWidth() / 8);
+    return llvm::Align(type.getNumElements() * type.getElementTypeBitWidth() /
+                       8);
   };
   auto lookup = [&](int64_t l, ValueRange values) {
     return llvm::map_to_vector(
@@ -341,8 +341,7 @@ bool InnermostVectorizer::run() {
       auto type = VectorType::get({width}, load.getType());
       Value v = vector::LoadOp::create(
           b, loc, type, lanes[0].lookupOrDefault(load.getMemRef()),
-          lookup(0, load.getIndices()), /*nontemporal=*/false,
-          alignment(type));
+          lookup(0, load.getIndices()), /*nontemporal=*/false, alignment(type));
       for (int64_t l = 0; l < width; ++l)
         lanes[l].map(load.getResult(),
                      vector::ExtractOp::create(b, loc, v, l).getResult());

@@ -316,9 +316,8 @@ void buildLinalgToGpuPipeline(OpPassManager &pm,
                       "canonicalize,cse,canonicalize");
   pm.addPass(createCopyToLinalgPass());
   // Only acts on the ops onnx-tosa-select-tensor-core-ops marked.
-  pm.addNestedPass<func::FuncOp>(
-      createTensorCoreKernelsPass(options.gemmTiling, options.gemmStages,
-                                  options.gemmPrefetch));
+  pm.addNestedPass<func::FuncOp>(createTensorCoreKernelsPass(
+      options.gemmTiling, options.gemmStages, options.gemmPrefetch));
   pm.addNestedPass<func::FuncOp>(createRowKernelsPass());
   // Views (subview, collapse/expand_shape) fold into the loads and stores of
   // the loops, so kernels only ever see whole buffers.
@@ -328,8 +327,8 @@ void buildLinalgToGpuPipeline(OpPassManager &pm,
                       // elementwise ops over the same shape one after the
                       // other: one kernel each pair.
                       "func.func(scf-parallel-loop-fusion)");
-  pm.addNestedPass<func::FuncOp>(createDistributeLoopsPass(options.blockSize,
-                                                           options.vectorWidth));
+  pm.addNestedPass<func::FuncOp>(
+      createDistributeLoopsPass(options.blockSize, options.vectorWidth));
   // Parallel loops still nested inside a kernel run serially in its thread.
   addPassPipeline(pm, "func.func(scf-parallel-for-to-nested-fors)");
   pm.addNestedPass<func::FuncOp>(createUnrollSmallLoopsPass());

@@ -308,9 +308,9 @@ std::optional<Tiling> chooseTiling(const Gemm &g, bool simt,
   // No 256-thread tiles on CUDA cores: in the tiling sweep
   // (benchmarks/gemm_tilings.py, H200) 128-thread ones were faster on every
   // shape of BERT's matmuls, more of them fitting on a multiprocessor.
-  static const Tiling cudaCores[] = {
-      {8, 16, 2, 2, true}, {16, 8, 2, 2, true}, {8, 8, 2, 2, true},
-      {8, 16, 1, 1, true}, {8, 8, 1, 1, true},  {4, 8, 1, 1, true}};
+  static const Tiling cudaCores[] = {{8, 16, 2, 2, true}, {16, 8, 2, 2, true},
+                                     {8, 8, 2, 2, true},  {8, 16, 1, 1, true},
+                                     {8, 8, 1, 1, true},  {4, 8, 1, 1, true}};
   auto blocks = [&](const Tiling &t, int64_t slices) -> int64_t {
     return slices * g.batch * llvm::divideCeil(g.m, t.tileM()) *
            llvm::divideCeil(g.n, t.tileN());
@@ -318,8 +318,7 @@ std::optional<Tiling> chooseTiling(const Gemm &g, bool simt,
   auto fills = [&](const Tiling &t, int64_t slices,
                    int64_t warpsPerSm = kMinWarpsPerSm) {
     return blocks(t, slices) >= kSmCount &&
-           blocks(t, slices) * t.threads() >=
-               warpsPerSm * kSmCount * kWarpSize;
+           blocks(t, slices) * t.threads() >= warpsPerSm * kSmCount * kWarpSize;
   };
   auto divides = [&](const Tiling &t) {
     return g.m % t.tileM() == 0 && g.n % t.tileN() == 0;
@@ -340,8 +339,8 @@ std::optional<Tiling> chooseTiling(const Gemm &g, bool simt,
     usable = efficient;
   int64_t steps = llvm::divideCeil(g.k, kTileK);
   auto splits = [&](int64_t slices) {
-    return slices == 1 || (steps % slices == 0 &&
-                           steps / slices >= kMinSliceSteps);
+    return slices == 1 ||
+           (steps % slices == 0 && steps / slices >= kMinSliceSteps);
   };
   if (simt) {
     // 8x8 elements per thread do twice the products per element read from
@@ -899,15 +898,13 @@ SmallVector<Value> KernelBuilder::multiplySimt(ValueRange accumulators) {
   for (int64_t kk = 0; kk < kTileK; ++kk) {
     SmallVector<Value> as, bs;
     for (int64_t i = 0; i < t.perM; ++i)
-      as.push_back(vector::LoadOp::create(b, v4, smemA,
-                                          staged(readStage, {ix.c(kk), rowOf(i)}),
-                                          /*nontemporal=*/false,
-                                          llvm::Align(16)));
+      as.push_back(vector::LoadOp::create(
+          b, v4, smemA, staged(readStage, {ix.c(kk), rowOf(i)}),
+          /*nontemporal=*/false, llvm::Align(16)));
     for (int64_t j = 0; j < t.perN; ++j)
-      bs.push_back(vector::LoadOp::create(b, v4, smemB,
-                                          staged(readStage, {ix.c(kk), colOf(j)}),
-                                          /*nontemporal=*/false,
-                                          llvm::Align(16)));
+      bs.push_back(vector::LoadOp::create(
+          b, v4, smemB, staged(readStage, {ix.c(kk), colOf(j)}),
+          /*nontemporal=*/false, llvm::Align(16)));
     for (int64_t i = 0; i < t.perM; ++i)
       for (int64_t r = 0; r < kGroup; ++r) {
         Value ar = vector::BroadcastOp::create(
@@ -1391,8 +1388,8 @@ int64_t workgroupBytes(const Gemm &g, const Tiling &t, bool epilogue) {
   int64_t a = t.simt ? kTileK * (t.tileM() + vec) : t.tileM() * (kTileK + vec);
   int64_t bTile = kTileK * (t.tileN() + vec);
   int64_t bytes = t.stages * (a + bTile) * element;
-  bool stageC = !t.simt && (epilogue || g.m % t.tileM() != 0 ||
-                            g.n % t.tileN() != 0);
+  bool stageC =
+      !t.simt && (epilogue || g.m % t.tileM() != 0 || g.n % t.tileN() != 0);
   if (stageC)
     bytes += stagedRows(t) * (t.tileN() + kCPadding) * 4;
   return bytes;
@@ -1414,14 +1411,13 @@ std::optional<Tiling> parseTiling(StringRef spec, const Gemm &g, bool simt) {
     if (text.getAsInteger(10, *field) || *field < 1 || *field > 16)
       return std::nullopt;
   int64_t steps = llvm::divideCeil(g.k, kTileK);
-  bool valid = t.threads() <= 1024 && t.threads() % kWarpSize == 0 &&
-               g.n % vectorWidth(g.element) == 0 && t.slices >= 1 &&
-               steps % t.slices == 0 &&
-               // Each thread copies whole vectors of the tiles.
-               (t.tileM() * kTileK / vectorWidth(g.element)) % t.threads() ==
-                   0 &&
-               (t.tileN() * kTileK / vectorWidth(g.element)) % t.threads() ==
-                   0;
+  bool valid =
+      t.threads() <= 1024 && t.threads() % kWarpSize == 0 &&
+      g.n % vectorWidth(g.element) == 0 && t.slices >= 1 &&
+      steps % t.slices == 0 &&
+      // Each thread copies whole vectors of the tiles.
+      (t.tileM() * kTileK / vectorWidth(g.element)) % t.threads() == 0 &&
+      (t.tileN() * kTileK / vectorWidth(g.element)) % t.threads() == 0;
   return valid ? std::optional(t) : std::nullopt;
 }
 
@@ -1431,6 +1427,7 @@ struct TensorCoreKernelsPass
   TensorCoreKernelsPass() = default;
   TensorCoreKernelsPass(const TensorCoreKernelsPass &other)
       : PassWrapper(other) {}
+  // `ahead` 0: each kernel's own (see runOnOperation).
   TensorCoreKernelsPass(StringRef spec, unsigned copies, unsigned ahead) {
     tiling = spec.str();
     stages = copies;
@@ -1444,8 +1441,9 @@ struct TensorCoreKernelsPass
       llvm::cl::init(2)};
   Option<unsigned> prefetch{
       *this, "prefetch",
-      llvm::cl::desc("K steps ahead that tiles are loaded, 1 to 4"),
-      llvm::cl::init(1)};
+      llvm::cl::desc("K steps ahead that tiles are loaded, 1 to 4 (0: 2 on "
+                     "tensor cores, 1 on CUDA cores)"),
+      llvm::cl::init(0)};
   Option<std::string> tiling{
       *this, "tiling",
       llvm::cl::desc("for tuning experiments: every kernel whose GEMM can use "
@@ -1503,7 +1501,12 @@ struct TensorCoreKernelsPass
         if (workgroupBytes(*g, doubled, bool(epilogue)) <= kWorkgroupBytes)
           t = doubled;
       }
-      t->prefetch = std::clamp<int64_t>(prefetch, 1, 4);
+      // Measured with benchmarks/gemm_tilings.py on the H200: two steps
+      // ahead took 14 % off the time of BERT's f16 GEMMs; on CUDA cores,
+      // whose 8x8-element threads already hold 64 accumulators, any more
+      // registers made them slower.
+      t->prefetch =
+          prefetch ? std::clamp<int64_t>(prefetch, 1, 4) : (simt ? 1 : 2);
       // With an epilogue the kernel takes its place: only views and
       // allocations are between the two, and its inputs may be among them.
       ImplicitLocOpBuilder b(op.getLoc(), epilogue ? epilogue.getOperation()

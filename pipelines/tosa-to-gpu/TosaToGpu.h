@@ -40,8 +40,9 @@ struct GpuPipelineOptions {
   /// Copies of the tiled GEMM kernels' A and B tiles in workgroup memory
   /// (2: where they fit).
   unsigned gemmStages = 2;
-  /// K steps ahead that the tiled GEMM kernels load their tiles (1 to 4).
-  unsigned gemmPrefetch = 1;
+  /// K steps ahead that the tiled GEMM kernels load their tiles (1 to 4;
+  /// 0: 2 on tensor cores, 1 on CUDA cores).
+  unsigned gemmPrefetch = 0;
 };
 
 /// Appends a textual pipeline of registered pass names (as on an mlir-opt
@@ -110,7 +111,7 @@ bool isMarkedForTiledGemm(mlir::Operation *op);
 /// `stages` 2: two copies of the tiles where they fit (see Tiling).
 std::unique_ptr<mlir::Pass>
 createTensorCoreKernelsPass(llvm::StringRef tiling = "", unsigned stages = 2,
-                            unsigned prefetch = 1);
+                            unsigned prefetch = 0);
 
 std::unique_ptr<mlir::Pass> createRowKernelsPass();
 /// Whether onnx-tosa-row-kernels gives reduction `op` a kernel of its own

@@ -4,9 +4,9 @@
 // RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-select-tensor-core-ops))' | FileCheck %s --check-prefix=SELECT
 // RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-select-tensor-core-ops{tf32=true}))' | FileCheck %s --check-prefix=TF32
 // RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-select-tensor-core-ops{simt=true}))' | FileCheck %s --check-prefix=SIMT
-// RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels{stages=1}))' | FileCheck %s --check-prefix=KERNEL
+// RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels{stages=1 prefetch=1}))' | FileCheck %s --check-prefix=KERNEL
 // RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels))' | FileCheck %s --check-prefix=STAGES
-// RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels{stages=1},onnx-tosa-distribute-loops),gpu-kernel-outlining,onnx-tosa-align-workgroup-memory)' | FileCheck %s --check-prefix=OUTLINED
+// RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels{stages=1 prefetch=1},onnx-tosa-distribute-loops),gpu-kernel-outlining,onnx-tosa-align-workgroup-memory)' | FileCheck %s --check-prefix=OUTLINED
 
 // 256x512x128: 32 blocks of 64x64 would not fill 132 multiprocessors, so
 // 32x32 tiles (128 blocks), one fragment per warp.
@@ -112,17 +112,22 @@ func.func @conv_selected(%x: tensor<1x9x9x64xf16>, %w: tensor<3x3x64x128xf16>, %
 // KERNEL-NOT: linalg.batch_matmul
 // By default (two stages) the tiles have two copies: a step's products
 // read one while the next step's tiles go to the other, and one barrier
-// per step is enough.
+// per step is enough. On tensor cores the loads run two steps ahead: the
+// loop carries the tiles of the next step (4 vectors per thread) and
+// stores them while those of the step after are loaded (K - 32 = 224
+// again the last).
 // STAGES-LABEL: func.func @kernel
 // STAGES: workgroup(%[[SA:.*]] : memref<2x64x40xf16, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<2x32x72xf16, #gpu.address_space<workgroup>>)
-// STAGES: scf.for
+// STAGES: scf.for {{.*}} -> (!gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">, vector<8xf16>, vector<8xf16>, vector<8xf16>, vector<8xf16>)
 // STAGES: %[[READ:.*]] = arith.remui %{{.*}}, %c2
 // STAGES: %[[WRITE:.*]] = arith.subi %c1{{.*}}, %[[READ]]
+// STAGES: arith.addi %{{.*}}, %c64
+// STAGES: arith.minui %{{.*}}, %c224
 // STAGES-COUNT-2: gpu.subgroup_mma_load_matrix %[[SA]][%[[READ]],
 // STAGES-NOT: gpu.barrier
 // STAGES: vector.store %{{.*}}, %[[SA]][%[[WRITE]],
 // STAGES: gpu.barrier
-// STAGES-NEXT: scf.yield
+// STAGES-NEXT: scf.yield {{.*}} : !gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">, vector<8xf16>, vector<8xf16>, vector<8xf16>, vector<8xf16>
 // OUTLINED-LABEL: gpu.func @kernel_kernel
 // OUTLINED-SAME: workgroup(%{{.*}} : memref<64x40xf16, #gpu.address_space<workgroup>> {llvm.align = 128 : i64}, %{{.*}} : memref<32x72xf16, #gpu.address_space<workgroup>> {llvm.align = 128 : i64})
 func.func @kernel(%a: memref<2x512x256xf16>, %b: memref<2x256x1024xf16>, %c: memref<2x512x1024xf32>) {

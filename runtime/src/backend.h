@@ -84,6 +84,10 @@ public:
   virtual Status submit(LaunchSequence &sequence) = 0;
   /// Blocks until a submitted sequence has finished.
   virtual Status wait(LaunchSequence &sequence) = 0;
+  /// After `wait`: how long the last run of `sequence` took by the device's
+  /// own timer (CUDA events around it), in milliseconds; negative where
+  /// the backend has none.
+  virtual double deviceMs(LaunchSequence &) { return -1; }
 };
 
 //===----------------------------------------------------------------------===//

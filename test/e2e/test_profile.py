@@ -60,3 +60,33 @@ def test_bad_profile_count_is_refused(run_tool, mlp, tmp_path, value):
                           f"--profile={value}")
     assert_clean_error(proc, S.RUN)
     assert_mentions(proc, r"--profile", "the option")
+
+
+BENCH_RE = re.compile(r"benchmark: 5 runs, median ([\d.]+) ms, min ([\d.]+) "
+                      r"ms; execute median ([\d.]+) ms, min ([\d.]+) ms"
+                      r"(?:; device median ([\d.]+) ms, min ([\d.]+) ms)?$",
+                      re.M)
+
+
+def test_benchmark_reports_host_and_device_times(run_tool, mlp, tmp_path):
+    """--benchmark: whole runs and their kernels by the host's clock, and
+    on CUDA the kernels by the device's timer, which sees only part of what
+    the host's clock does (no launch or wake-up latency)."""
+    path, artifact, _, inputs, feeds = mlp
+    proc = S.run_artifact(run_tool, artifact, inputs, tmp_path,
+                          "--benchmark=5")
+    assert proc.returncode == 0, f"running failed{S.describe(proc)}"
+    m = BENCH_RE.search(proc.stdout)
+    assert m, f"no benchmark line{S.describe(proc)}"
+    total, total_min, execute, execute_min = map(float, m.group(1, 2, 3, 4))
+    assert 0 < total_min <= total and 0 < execute_min <= execute
+    assert execute_min <= total_min
+    if S.TARGET == "cuda":
+        assert m.group(5), f"no device time on CUDA{S.describe(proc)}"
+        device, device_min = float(m.group(5)), float(m.group(6))
+        assert 0 < device_min <= device <= execute
+    else:
+        assert m.group(5) is None, "Vulkan reported a device time"
+    for name, ref in S.onnxruntime_outputs(path, feeds).items():
+        np.testing.assert_allclose(np.load(tmp_path / f"{name}.npy"), ref,
+                                   rtol=S.RTOL, atol=S.ATOL)

@@ -182,11 +182,15 @@ ot_status ot_session_run(ot_session *session, const ot_host_tensor *inputs,
 /* Where the last successful ot_session_run spent its time, by the host's
  * clock: copying the inputs to the device, running the kernels (one CUDA
  * graph launch or one Vulkan submit, and the wait for it), and copying the
- * outputs back. */
+ * outputs back. device_ms is the run of the kernels by the device's own
+ * timer (CUDA events recorded before and after the launch, as PyTorch
+ * benchmarks time themselves): execute_ms without the host's launch and
+ * wake-up latencies. Negative where the device has no timer (Vulkan). */
 typedef struct ot_run_timing {
   double upload_ms;
   double execute_ms;
   double download_ms;
+  double device_ms;
 } ot_run_timing;
 
 ot_status ot_session_last_run_timing(const ot_session *session,
@@ -198,14 +202,16 @@ typedef struct ot_launch_profile {
   const char *entry;  /* the kernel's name in it */
   uint32_t grid[3];
   uint32_t block[3];
-  double median_ms; /* submit, run and wait for this launch alone */
+  double median_ms; /* this launch alone: by the device's timer where it
+                       has one (CUDA), else submit, run and wait */
 } ot_launch_profile;
 
 /* Times every kernel launch of the model separately: each is submitted
  * alone `repetitions` times (1..10000) and waited for, on the buffers as the
- * last run left them (run the model once first). The times include one
- * submit and one wait each (some microseconds), so they show where the time
- * goes, not the exact cost of the fused sequence. The array, in launch
+ * last run left them (run the model once first). On CUDA the times are the
+ * device's (events around the launch); elsewhere they include one submit
+ * and one wait each (some microseconds). They show where the time goes, not
+ * the exact cost of the fused sequence. The array, in launch
  * order, belongs to the session and stays valid until the next profile or
  * until the session is destroyed. */
 ot_status ot_session_profile(ot_session *session, uint32_t repetitions,

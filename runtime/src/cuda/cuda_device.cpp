@@ -66,10 +66,18 @@ public:
   CUstream stream = nullptr;
   CUgraph graph = nullptr;
   CUgraphExec exec = nullptr;
+  // Recorded around each run, when the driver has events: the device's own
+  // measure of how long the run took.
+  CUevent started = nullptr, finished = nullptr;
+  bool timed = false; // both were recorded around the last run
   ~CudaSequence() override {
     if (!api)
       return;
     api->cuCtxSetCurrent(ctx);
+    if (started)
+      api->cuEventDestroy(started);
+    if (finished)
+      api->cuEventDestroy(finished);
     if (exec)
       api->cuGraphExecDestroy(exec);
     if (graph)
@@ -147,6 +155,7 @@ public:
   Status prepare(const std::vector<LaunchSpec> &launches,
                  std::unique_ptr<LaunchSequence> &out) override;
   Status submit(LaunchSequence &sequence) override;
+  double deviceMs(LaunchSequence &sequence) override;
   Status wait(LaunchSequence &) override {
     OT_RETURN_IF_ERROR(makeCurrent());
     CUresult r = api.cuCtxSynchronize();
@@ -224,6 +233,16 @@ Status CudaDevice::prepare(const std::vector<LaunchSpec> &launches,
   }
   if (api.hasGraphs() && !graphsDisabledByEnv() && !seq->steps.empty())
     OT_RETURN_IF_ERROR(captureGraph(*seq));
+  seq->api = &api;
+  seq->ctx = ctx;
+  // Without events a run is timed by the host's clock only.
+  if (api.hasEvents() &&
+      (api.cuEventCreate(&seq->started, /*flags=*/0) != CUDA_SUCCESS ||
+       api.cuEventCreate(&seq->finished, /*flags=*/0) != CUDA_SUCCESS)) {
+    if (seq->started)
+      api.cuEventDestroy(seq->started);
+    seq->started = seq->finished = nullptr;
+  }
   out = std::move(seq);
   return okStatus();
 }
@@ -252,10 +271,28 @@ Status CudaDevice::captureGraph(CudaSequence &seq) {
 Status CudaDevice::submit(LaunchSequence &sequence) {
   OT_RETURN_IF_ERROR(makeCurrent());
   auto &seq = static_cast<CudaSequence &>(sequence);
-  if (!seq.exec)
-    return launchSteps(api, seq, /*stream=*/nullptr);
-  CUresult r = api.cuGraphLaunch(seq.exec, seq.stream);
-  return r == CUDA_SUCCESS ? okStatus() : driverError(api, "cuGraphLaunch", r);
+  // Timing is best effort: a failed record only loses the device's figure.
+  bool timed = seq.started &&
+               api.cuEventRecord(seq.started, seq.stream) == CUDA_SUCCESS;
+  Status s = okStatus();
+  if (!seq.exec) {
+    s = launchSteps(api, seq, /*stream=*/nullptr);
+  } else if (CUresult r = api.cuGraphLaunch(seq.exec, seq.stream);
+             r != CUDA_SUCCESS) {
+    s = driverError(api, "cuGraphLaunch", r);
+  }
+  seq.timed = timed && s.ok() &&
+              api.cuEventRecord(seq.finished, seq.stream) == CUDA_SUCCESS;
+  return s;
+}
+
+double CudaDevice::deviceMs(LaunchSequence &sequence) {
+  auto &seq = static_cast<CudaSequence &>(sequence);
+  float ms = 0;
+  if (!seq.timed || !makeCurrent().ok() ||
+      api.cuEventElapsedTime(&ms, seq.started, seq.finished) != CUDA_SUCCESS)
+    return -1;
+  return ms;
 }
 
 } // namespace

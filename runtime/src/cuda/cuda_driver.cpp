@@ -71,6 +71,10 @@ LoadResult load() {
   resolve(lib, "cuGraphLaunch", a.cuGraphLaunch, optional);
   resolve(lib, "cuGraphExecDestroy", a.cuGraphExecDestroy, optional);
   resolve(lib, "cuGraphDestroy", a.cuGraphDestroy, optional);
+  resolve(lib, "cuEventCreate", a.cuEventCreate, optional);
+  resolve(lib, "cuEventRecord", a.cuEventRecord, optional);
+  resolve(lib, "cuEventElapsedTime", a.cuEventElapsedTime, optional);
+  resolve(lib, "cuEventDestroy_v2", a.cuEventDestroy, optional);
   if (!missing.empty()) {
     r.code = OT_STATUS_UNAVAILABLE;
     r.message = "the CUDA driver library libcuda.so.1 is too old or not a "

@@ -26,6 +26,7 @@ using CUfunction = struct CUfunc_st *;
 using CUstream = struct CUstream_st *;
 using CUgraph = struct CUgraph_st *;
 using CUgraphExec = struct CUgraphExec_st *;
+using CUevent = struct CUevent_st *;
 
 // CUstreamCaptureMode: capture only this thread's work into the graph.
 constexpr int CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1;
@@ -82,6 +83,15 @@ struct DriverApi {
   CUresult (*cuGraphLaunch)(CUgraphExec exec, CUstream stream);
   CUresult (*cuGraphExecDestroy)(CUgraphExec exec);
   CUresult (*cuGraphDestroy)(CUgraph graph);
+  // Optional (the device's own timing of a run).
+  CUresult (*cuEventCreate)(CUevent *event, unsigned flags);
+  CUresult (*cuEventRecord)(CUevent event, CUstream stream);
+  CUresult (*cuEventElapsedTime)(float *ms, CUevent start, CUevent end);
+  CUresult (*cuEventDestroy)(CUevent event);
+  bool hasEvents() const {
+    return cuEventCreate && cuEventRecord && cuEventElapsedTime &&
+           cuEventDestroy;
+  }
   bool hasGraphs() const {
     return cuStreamCreate && cuStreamDestroy && cuStreamBeginCapture &&
            cuStreamEndCapture && cuGraphInstantiateWithFlags &&

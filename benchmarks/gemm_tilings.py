@@ -79,18 +79,20 @@ def valid(tiling, m, n, k, dtype):
             and tm <= 2 * m and tn <= 2 * n)
 
 
-def fits_twice(tiling, m, n, dtype):
-    """Whether two copies of the tiles fit in 48 KiB of workgroup memory
-    (TensorCores.cpp's workgroupBytes, for a GEMM without an epilogue)."""
+def fits(tiling, dtype, stages):
+    """Whether the kernel's workgroup memory with `stages` copies of the
+    tiles fits in 48 KiB, C staged as for an epilogue (TensorCores.cpp's
+    workgroupBytes and stagedRows; the compiler checks the same before it
+    takes a forced tiling)."""
     um, un, pm, pn = map(int, tiling.partition("s")[0].split("x"))
     simt = dtype == "fp32"
     unit, vec, size = (4, 4, 4) if simt else (16, 8, 2)
     tm, tn = um * pm * unit, un * pn * unit
-    threads = um * un * (1 if simt else 32)
     a = 32 * (tm + vec) if simt else tm * (32 + vec)
-    total = 2 * (a + 32 * (tn + vec)) * size
-    if not simt and (m % tm or n % tn):
-        total += (pm * 16 if threads > 128 else tm) * (tn + 4) * 4
+    total = stages * (a + 32 * (tn + vec)) * size
+    if not simt:
+        rows = tm if tm <= 64 and tn <= 64 else 16 if stages > 1 else pm * 16
+        total += rows * (tn + 4) * 4
     return total <= 48 * 1024
 
 
@@ -130,11 +132,13 @@ def main():
             else:
                 tilings = a.tilings.split(",")
             for t in tilings:
-                if not valid(t, m, n, k, dtype):
+                if not valid(t, m, n, k, dtype) or not (
+                        fits(t, dtype, 1) or fits(t, dtype, 2)):
                     continue
                 configs.append((shape, dtype, t, 2, 0))
-                configs.append((shape, dtype, t, 1, 1))
-                if "s" not in t and fits_twice(t, m, n, dtype):
+                if fits(t, dtype, 1):
+                    configs.append((shape, dtype, t, 1, 1))
+                if "s" not in t and fits(t, dtype, 2):
                     configs += [(shape, dtype, t, 2, p) for p in (1, 2, 3)]
 
     def compile_one(cfg):

@@ -259,7 +259,8 @@ bool InnermostVectorizer::isVectorAccess(Value memref, ValueRange indices) {
   Type element = type.getElementType();
   // Whole bytes per element (i1 is not stored as a vector of bits).
   if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0 ||
-      indices.empty() || type.getShape().back() % width != 0)
+      indices.empty() || ShapedType::isDynamic(type.getShape().back()) ||
+      type.getShape().back() % width != 0)
     return false;
   SmallVector<int64_t> strides;
   int64_t offset;

@@ -503,8 +503,9 @@ private:
   bool nEdge = false; // the last column tile is cut
   linalg::GenericOp epilogue;
 
-  /// The first of a step's tiles' indices in workgroup memory (with two
-  /// stages, which copy).
+  /// With two stages: the copy of the tiles this K step reads, and the one
+  /// the next step's tiles are written to (the first index of the tiles in
+  /// workgroup memory).
   Value readStage, writeStage;
 
   int64_t vec() const { return vectorWidth(g.element); }
@@ -1034,18 +1035,15 @@ void KernelBuilder::buildGemm(Value aRoot, Value bRoot, Value partials,
   bm = flatView(b, bRoot);
   c = partials ? partials : flatView(b, cRoot);
 
-  // Software pipelining: the tiles of step k + 1 are loaded from global
-  // memory into registers before the products of step k, so that their
-  // latency overlaps the arithmetic; they go to workgroup memory once
-  // every warp is done with step k's. The last step reloads its own tiles
-  // (min) rather than branch.
+  // Software pipelining: the tiles of step k + d (`prefetch`) are loaded
+  // from global memory into registers before the products of step k, so
+  // that their latency overlaps the arithmetic of d steps; they go to
+  // workgroup memory during step k + d - 1 (with d > 1 the loop carries the
+  // values in between: d - 1 steps' worth of registers), once every warp is
+  // done reading the copy they replace. Steps past the end reload the last
+  // one (min) rather than branch.
   SmallVector<Value> init = t.simt ? simtAccumulators(zeroInit)
                                    : initialAccumulators(zeroInit);
-  //
-  // With `prefetch` d > 1 the loads run d steps ahead: the tiles of step
-  // k + d are loaded during step k and stored during step k + d - 1, the
-  // values in between carried by the loop (d - 1 steps' worth of
-  // registers).
   auto stepAfter = [&](Value step, int64_t ahead) {
     return ix.add(kBegin,
                   ix.min(ix.add(step, ahead * kTileK), sliceK - kTileK));
@@ -1482,9 +1480,19 @@ struct TensorCoreKernelsPass
       if (!t || !roots[0] || !roots[1] || !roots[2])
         continue;
       linalg::FillOp fill = zeroFillBefore(op, init);
+      // A forced tiling is taken where the kernel can have it, with one
+      // copy of the tiles or the two it may get below (and an epilogue's
+      // staging of C in workgroup memory).
       if (!tiling.empty())
-        if (std::optional<Tiling> forced = parseTiling(tiling, *g, simt))
-          t = forced;
+        if (std::optional<Tiling> forced = parseTiling(tiling, *g, simt)) {
+          Tiling doubled = *forced;
+          doubled.stages = 2;
+          auto fits = [&](const Tiling &x) {
+            return workgroupBytes(*g, x, /*epilogue=*/true) <= kWorkgroupBytes;
+          };
+          if (fits(*forced) || (stages > 1 && fits(doubled)))
+            t = forced;
+        }
       // Each slice of a split K starts from zero.
       if (!fill && t->slices > 1)
         t = chooseTiling(*g, simt, /*large=*/true);

@@ -6,6 +6,7 @@
 // RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-select-tensor-core-ops{simt=true}))' | FileCheck %s --check-prefix=SIMT
 // RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels{stages=1 prefetch=1}))' | FileCheck %s --check-prefix=KERNEL
 // RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels))' | FileCheck %s --check-prefix=STAGES
+// RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels{tiling=8x8x1x1s2}))' | FileCheck %s --check-prefix=FORCED
 // RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels{stages=1 prefetch=1},onnx-tosa-distribute-loops),gpu-kernel-outlining,onnx-tosa-align-workgroup-memory)' | FileCheck %s --check-prefix=OUTLINED
 
 // 256x512x128: 32 blocks of 64x64 would not fill 132 multiprocessors, so
@@ -467,6 +468,10 @@ func.func @rgb_kernel(%x: memref<1x20x20x3xf32>, %w: memref<3x3x3x32xf32>, %y: m
 // N = 768, K = 3072): 64x128 tiles of 128 threads, 8x8 elements each, make
 // only 96 blocks (4 warps each); K in 4 slices of 24 steps makes 384, 10
 // warps or more per multiprocessor. The second kernel sums the slices.
+// A forced tiling (tuning experiments) replaces the choice where the kernel
+// can have it: 32x32 tiles of 64 threads, K in 2 slices.
+// FORCED-LABEL: func.func @simt_split
+// FORCED: gpu.launch blocks({{.*}}) in (%{{.*}} = %c24{{.*}}, %{{.*}} = %c32{{.*}}, %{{.*}} = %c2{{.*}}) threads({{.*}}) in (%{{.*}} = %c64{{.*}}, {{.*}})
 // KERNEL-LABEL: func.func @simt_split
 // KERNEL: gpu.launch blocks({{.*}}) in (%{{.*}} = %c6{{.*}}, %{{.*}} = %c16{{.*}}, %{{.*}} = %c4{{.*}}) threads({{.*}}) in (%{{.*}} = %c128{{.*}}, {{.*}}) workgroup(%{{.*}} : memref<32x68xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<32x132xf32, #gpu.address_space<workgroup>>)
 // KERNEL: gpu.launch

@@ -246,7 +246,7 @@ def ours(compiler, runner, onnx_path, target, inputs, names, work,
         return {**out, "error": "benchmark: " + (p.stderr or p.stdout)[:300]}
     out.update(total_ms=float(m.group(1)), execute_ms=float(m.group(3)),
                runs=runs)
-    if m.group(4):  # CUDA: the kernels by the device's timer (events)
+    if m.group(4):  # the kernels by the device's timer (events, timestamps)
         out["device_ms"] = float(m.group(4))
     if profile_dir:
         # Each kernel timed alone: where the time of this configuration goes.
@@ -442,16 +442,17 @@ def report(results):
             f"{ratio(vk.get('execute_ms'), cu.get('execute_ms'))} | "
             f"{errs} |")
     # The same runs by the device's timer (CUDA events around the launch,
-    # which is how PyTorch's figures are taken): without the host's launch
-    # and wake-up latency that "execute" includes.
+    # which is how PyTorch's figures are taken, and Vulkan timestamps around
+    # the dispatches): without the host's launch and wake-up latency that
+    # "execute" includes.
     if any("device_ms" in r.get("cuda", {})
            for r in results.get("models", {}).values()):
         lines.append("")
         lines.append("| model (device-timed) | ours CUDA ms | ours CUDA / "
-                     "eager fp32 |" + "".join(
-                         f" ours CUDA {k[5:]} ms | ours CUDA {k[5:]} / "
-                         "compile+graphs |" for k in low))
-        lines.append("|---|" + "---:|" * (2 + 2 * len(low)))
+                     "eager fp32 | ours Vulkan ms | Vulkan / CUDA |" +
+                     "".join(f" ours CUDA {k[5:]} ms | ours CUDA {k[5:]} / "
+                             "compile+graphs |" for k in low))
+        lines.append("|---|" + "---:|" * (4 + 2 * len(low)))
         for name, r in results.get("models", {}).items():
             t = r.get("torch", {})
 
@@ -460,7 +461,7 @@ def report(results):
 
             def ratio(a, b):
                 return f"{a / b:.2f}x" if a and b else "-"
-            cu = r.get("cuda", {})
+            cu, vk = r.get("cuda", {}), r.get("vulkan", {})
             graphs = t.get("compile_fp16_graphs")
             cells = "".join(
                 f" {dev(r.get(k, {}))} | "
@@ -468,6 +469,8 @@ def report(results):
                 for k in low)
             lines.append(f"| {name} | {dev(cu)} | "
                          f"{ratio(cu.get('device_ms'), t.get('eager_fp32'))}"
+                         f" | {dev(vk)} | "
+                         f"{ratio(vk.get('device_ms'), cu.get('device_ms'))}"
                          f" |{cells}")
     if "micro" in results:
         lines.append("")

@@ -85,8 +85,8 @@ public:
   /// Blocks until a submitted sequence has finished.
   virtual Status wait(LaunchSequence &sequence) = 0;
   /// After `wait`: how long the last run of `sequence` took by the device's
-  /// own timer (CUDA events around it), in milliseconds; negative where
-  /// the backend has none.
+  /// own timer (CUDA events, Vulkan timestamps around it), in milliseconds;
+  /// negative where it has none.
   virtual double deviceMs(LaunchSequence &) { return -1; }
 };
 

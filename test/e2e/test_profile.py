@@ -70,7 +70,8 @@ BENCH_RE = re.compile(r"benchmark: 5 runs, median ([\d.]+) ms, min ([\d.]+) "
 
 def test_benchmark_reports_host_and_device_times(run_tool, mlp, tmp_path):
     """--benchmark: whole runs and their kernels by the host's clock, and
-    on CUDA the kernels by the device's timer, which sees only part of what
+    the kernels by the device's timer (CUDA events; Vulkan timestamps where
+    the queue has them, as lavapipe's does), which sees only part of what
     the host's clock does (no launch or wake-up latency)."""
     path, artifact, _, inputs, feeds = mlp
     proc = S.run_artifact(run_tool, artifact, inputs, tmp_path,
@@ -83,10 +84,9 @@ def test_benchmark_reports_host_and_device_times(run_tool, mlp, tmp_path):
     assert execute_min <= total_min
     if S.TARGET == "cuda":
         assert m.group(5), f"no device time on CUDA{S.describe(proc)}"
+    if m.group(5):
         device, device_min = float(m.group(5)), float(m.group(6))
         assert 0 < device_min <= device <= execute
-    else:
-        assert m.group(5) is None, "Vulkan reported a device time"
     for name, ref in S.onnxruntime_outputs(path, feeds).items():
         np.testing.assert_allclose(np.load(tmp_path / f"{name}.npy"), ref,
                                    rtol=S.RTOL, atol=S.ATOL)

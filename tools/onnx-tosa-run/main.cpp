@@ -45,11 +45,11 @@ options:
   --benchmark=N          after the run, time N more runs (each: inputs up,
                          kernels, outputs down) and print median and min:
                          the whole run and the kernels ("execute") by the
-                         host's clock, and on CUDA the kernels by the
-                         device's ("device": events around the launch)
+                         host's clock, and the kernels by the device's
+                         timer ("device": CUDA events, Vulkan timestamps)
   --profile[=N]          after the run, time each kernel launch alone (N
-                         times each, default 20; on CUDA by the device's
-                         timer) and list the slowest
+                         times each, default 20; by the device's timer
+                         where it has one) and list the slowest
   --help                 show this help
 
 A bfloat16 tensor is read from and written to float32 .npy files. A float8,

@@ -184,8 +184,10 @@ ot_status ot_session_run(ot_session *session, const ot_host_tensor *inputs,
  * graph launch or one Vulkan submit, and the wait for it), and copying the
  * outputs back. device_ms is the run of the kernels by the device's own
  * timer (CUDA events recorded before and after the launch, as PyTorch
- * benchmarks time themselves): execute_ms without the host's launch and
- * wake-up latencies. Negative where the device has no timer (Vulkan). */
+ * benchmarks time themselves; Vulkan timestamps written before and after
+ * the dispatches): execute_ms without the host's submit and wake-up
+ * latencies. Negative where the device has no timer (a Vulkan queue
+ * without timestamps). */
 typedef struct ot_run_timing {
   double upload_ms;
   double execute_ms;
@@ -203,14 +205,14 @@ typedef struct ot_launch_profile {
   uint32_t grid[3];
   uint32_t block[3];
   double median_ms; /* this launch alone: by the device's timer where it
-                       has one (CUDA), else submit, run and wait */
+                       has one, else submit, run and wait */
 } ot_launch_profile;
 
 /* Times every kernel launch of the model separately: each is submitted
  * alone `repetitions` times (1..10000) and waited for, on the buffers as the
- * last run left them (run the model once first). On CUDA the times are the
- * device's (events around the launch); elsewhere they include one submit
- * and one wait each (some microseconds). They show where the time goes, not
+ * last run left them (run the model once first). The times are the
+ * device's (CUDA events, Vulkan timestamps) where it has a timer; else they
+ * include one submit and one wait each (some microseconds). They show where the time goes, not
  * the exact cost of the fused sequence. The array, in launch
  * order, belongs to the session and stays valid until the next profile or
  * until the session is destroyed. */

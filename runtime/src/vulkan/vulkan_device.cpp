@@ -340,7 +340,10 @@ int gpuRank(const VkPhysicalDeviceProperties &p) {
   }
 }
 
-bool findComputeQueue(VkPhysicalDevice pd, uint32_t &family) {
+/// The first queue family with compute, and how many bits of its
+/// timestamps are valid (0: it has none).
+bool findComputeQueue(VkPhysicalDevice pd, uint32_t &family,
+                      uint32_t &timestampBits) {
   uint32_t n = 0;
   vkGetPhysicalDeviceQueueFamilyProperties(pd, &n, nullptr);
   std::vector<VkQueueFamilyProperties> fams(n);
@@ -348,6 +351,7 @@ bool findComputeQueue(VkPhysicalDevice pd, uint32_t &family) {
   for (uint32_t i = 0; i < n; ++i)
     if (fams[i].queueFlags & VK_QUEUE_COMPUTE_BIT) {
       family = i;
+      timestampBits = fams[i].timestampValidBits;
       return true;
     }
   return false;
@@ -422,8 +426,8 @@ Status selectPhysical(VkInstance instance, const VulkanSelector &sel,
     break;
   case VulkanSelector::Kind::PreferGpu:
     for (uint32_t i = 0; i < n; ++i) {
-      uint32_t family;
-      if (!findComputeQueue(devs[i], family))
+      uint32_t family, timestampBits;
+      if (!findComputeQueue(devs[i], family, timestampBits))
         continue;
       if (best < 0 || gpuRank(props[i]) < gpuRank(props[best]))
         best = static_cast<int>(i);
@@ -537,7 +541,7 @@ Status openVulkanDevice(const VulkanSelector &selector,
     }
   d->deviceId = "vulkan:" + std::to_string(index);
   d->deviceName = d->properties.deviceName;
-  if (!findComputeQueue(d->physical, d->queueFamily))
+  if (!findComputeQueue(d->physical, d->queueFamily, d->timestampBits))
     return unavailable("Vulkan device '" + d->deviceName +
                        "' has no compute queue");
   OT_RETURN_IF_ERROR(createLogicalDevice(*d).withContext(

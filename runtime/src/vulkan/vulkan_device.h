@@ -89,6 +89,9 @@ public:
       pipelines;
   /// Submitted and not yet waited for.
   bool pending = false;
+  /// Two timestamps written before and after the dispatches, where the
+  /// queue has timestamps.
+  VkQueryPool timestamps = VK_NULL_HANDLE;
 };
 
 class VulkanDevice final : public Device {
@@ -108,6 +111,7 @@ public:
                  std::unique_ptr<LaunchSequence> &out) override;
   Status submit(LaunchSequence &sequence) override;
   Status wait(LaunchSequence &sequence) override;
+  double deviceMs(LaunchSequence &sequence) override;
 
   // Set up by openVulkanDevice.
   VkInstance instance = VK_NULL_HANDLE;
@@ -115,6 +119,8 @@ public:
   VkDevice device = VK_NULL_HANDLE;
   VkQueue queue = VK_NULL_HANDLE;
   uint32_t queueFamily = 0;
+  /// Valid bits of the queue's timestamps; 0 when it has none.
+  uint32_t timestampBits = 0;
   VkPhysicalDeviceProperties properties{};
   VkPhysicalDeviceMemoryProperties memoryProperties{};
   /// Largest single allocation the driver promises to support.

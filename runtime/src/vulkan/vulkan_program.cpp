@@ -70,6 +70,7 @@ VulkanSequence::~VulkanSequence() {
     vkDestroyDescriptorSetLayout(device, l.second.first, nullptr);
   }
   vkDestroyDescriptorPool(device, descriptorPool, nullptr);
+  vkDestroyQueryPool(device, timestamps, nullptr);
   vkDestroyFence(device, fence, nullptr);
   vkDestroyCommandPool(device, commandPool, nullptr);
 }
@@ -216,6 +217,14 @@ Status VulkanDevice::prepare(const std::vector<LaunchSpec> &launches,
   auto fenceInfo =
       vkStruct<VkFenceCreateInfo>(VK_STRUCTURE_TYPE_FENCE_CREATE_INFO);
   OT_VK_CALL(vkCreateFence, device, &fenceInfo, nullptr, &seq->fence);
+  if (timestampBits > 0) {
+    auto queryInfo = vkStruct<VkQueryPoolCreateInfo>(
+        VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO);
+    queryInfo.queryType = VK_QUERY_TYPE_TIMESTAMP;
+    queryInfo.queryCount = 2;
+    OT_VK_CALL(vkCreateQueryPool, device, &queryInfo, nullptr,
+               &seq->timestamps);
+  }
 
   OT_RETURN_IF_ERROR(record(*seq, launches));
   out = std::move(seq);
@@ -227,6 +236,11 @@ Status VulkanDevice::record(VulkanSequence &seq,
   auto begin = vkStruct<VkCommandBufferBeginInfo>(
       VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
   OT_VK_CALL(vkBeginCommandBuffer, seq.commands, &begin);
+  if (seq.timestamps) {
+    vkCmdResetQueryPool(seq.commands, seq.timestamps, 0, 2);
+    vkCmdWriteTimestamp(seq.commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT,
+                        seq.timestamps, 0);
+  }
 
   // Inputs and weights in device-local memory arrive by vkCmdCopyBuffer in
   // earlier submissions (VulkanDevice::stagedCopy), and the previous run's
@@ -316,6 +330,10 @@ Status VulkanDevice::record(VulkanSequence &seq,
   vkCmdPipelineBarrier(seq.commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
                        VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &toHost, 0, nullptr, 0,
                        nullptr);
+  // After every dispatch has finished.
+  if (seq.timestamps)
+    vkCmdWriteTimestamp(seq.commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT,
+                        seq.timestamps, 1);
   OT_VK_CALL(vkEndCommandBuffer, seq.commands);
   return okStatus();
 }
@@ -344,6 +362,20 @@ Status VulkanDevice::wait(LaunchSequence &sequence) {
         .withContext("running the model's kernels on " + deviceId);
   seq.pending = false;
   return okStatus();
+}
+
+double VulkanDevice::deviceMs(LaunchSequence &sequence) {
+  auto &seq = static_cast<VulkanSequence &>(sequence);
+  uint64_t ticks[2] = {};
+  if (!seq.timestamps || seq.pending ||
+      vkGetQueryPoolResults(device, seq.timestamps, 0, 2, sizeof(ticks), ticks,
+                            sizeof(uint64_t),
+                            VK_QUERY_RESULT_64_BIT) != VK_SUCCESS)
+    return -1;
+  uint64_t mask = timestampBits >= 64 ? ~uint64_t{0}
+                                      : (uint64_t{1} << timestampBits) - 1;
+  uint64_t elapsed = ((ticks[1] & mask) - (ticks[0] & mask)) & mask;
+  return double(elapsed) * properties.limits.timestampPeriod * 1e-6;
 }
 
 } // namespace onnx_tosa::rt::vk

@@ -81,12 +81,17 @@ void sinkPureProducers(gpu::LaunchOp launch) {
   }
 }
 
-gpu::LaunchOp createLaunch(OpBuilder &b, Location loc, int64_t grid,
-                           int64_t block) {
+/// Workgroups per grid dimension that every Vulkan device allows (and CUDA
+/// in y and z).
+constexpr int64_t kMaxGridDim = 65535;
+
+gpu::LaunchOp createLaunch(OpBuilder &b, Location loc, int64_t gridX,
+                           int64_t block, int64_t gridY = 1) {
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
-  Value g = arith::ConstantIndexOp::create(b, loc, grid);
+  Value gx = arith::ConstantIndexOp::create(b, loc, gridX);
+  Value gy = arith::ConstantIndexOp::create(b, loc, gridY);
   Value t = arith::ConstantIndexOp::create(b, loc, block);
-  return gpu::LaunchOp::create(b, loc, g, one, one, t, one, one);
+  return gpu::LaunchOp::create(b, loc, gx, gy, one, t, one, one);
 }
 
 /// Rewrites `loop` so that each iteration does `width` consecutive
@@ -479,7 +484,11 @@ DistributeLoopsPass::distribute(scf::ParallelOp loop,
   }
   int64_t block = std::min<int64_t>(blockSize, total);
   int64_t grid = (total + block - 1) / block;
-  if (grid > INT32_MAX)
+  // More blocks than a grid dimension may have are laid out over two; the
+  // bounds check below drops the few past the end.
+  int64_t gridY = llvm::divideCeil(grid, kMaxGridDim);
+  int64_t gridX = llvm::divideCeil(grid, gridY);
+  if (gridY > kMaxGridDim)
     return loop.emitError("iteration space too large for one launch");
 
   // With an enclosing serial nest, the launch replaces the whole nest and
@@ -489,9 +498,15 @@ DistributeLoopsPass::distribute(scf::ParallelOp loop,
   Operation *anchor =
       outer.empty() ? loop.getOperation() : outer.front().getOperation();
   OpBuilder b(anchor);
-  gpu::LaunchOp launch = createLaunch(b, loc, grid, block);
+  gpu::LaunchOp launch = createLaunch(b, loc, gridX, block, gridY);
   b.setInsertionPointToEnd(&launch.getBody().front());
   Value bid = launch.getBlockIds().x;
+  if (gridY > 1)
+    bid = arith::AddIOp::create(
+        b, loc,
+        arith::MulIOp::create(b, loc, launch.getBlockIds().y,
+                              arith::ConstantIndexOp::create(b, loc, gridX)),
+        bid);
   Value tid = launch.getThreadIds().x;
   Value bdim = arith::ConstantIndexOp::create(b, loc, block);
   Value linear = arith::AddIOp::create(

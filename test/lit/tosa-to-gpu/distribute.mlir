@@ -22,3 +22,19 @@ func.func @main(%a: tensor<10x100xf32>, %b: tensor<10x100xf32>) -> tensor<10x100
   %1 = tosa.tanh %0 : (tensor<10x100xf32>) -> tensor<10x100xf32>
   return %1 : tensor<10x100xf32>
 }
+
+// 2^24 elements are 65536 blocks, one more than a grid dimension may have
+// on Vulkan: two rows of 32768 blocks, the block's index y * 32768 + x.
+// CHECK-LABEL: func.func @large
+// CHECK-DAG: %[[C32768:.*]] = arith.constant 32768 : index
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : index
+// CHECK: gpu.launch_func @large_kernel::@large_kernel blocks in (%[[C32768]], %[[C2]], %{{.*}})
+// CHECK-LABEL: gpu.module @large_kernel
+// CHECK-DAG: %[[X:.*]] = gpu.block_id x
+// CHECK-DAG: %[[Y:.*]] = gpu.block_id y
+// CHECK: %[[ROW:.*]] = arith.muli %[[Y]], %c32768
+// CHECK: arith.addi %[[ROW]], %[[X]]
+func.func @large(%a: tensor<16777216xf32>, %b: tensor<16777216xf32>) -> tensor<16777216xf32> {
+  %0 = tosa.add %a, %b : (tensor<16777216xf32>, tensor<16777216xf32>) -> tensor<16777216xf32>
+  return %0 : tensor<16777216xf32>
+}

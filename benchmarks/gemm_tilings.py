@@ -9,13 +9,14 @@ would build it, with one copy of the tiles in workgroup memory
 (--gemm-stages=1, loads one K step ahead), and, where two copies fit, with
 two and the loads 1 to 4 K steps ahead (--gemm-prefetch); and times the
 kernels of each (onnx-tosa-run --profile: every launch alone, median, by
-CUDA events; a split K is two launches). It prints, per shape, the
-compiler's choice, the fastest configuration and their times: the data the
-choices in pipelines/tosa-to-gpu/TensorCores.cpp are set from.
+CUDA events or Vulkan timestamps; a split K is two launches). It prints,
+per shape, the compiler's choice, the fastest configuration and their
+times: the data the choices in pipelines/tosa-to-gpu/TensorCores.cpp are
+set from.
 
     python3 benchmarks/gemm_tilings.py --compiler BIN --runner BIN --out DIR
         [--shapes 1024x768x768,...] [--precisions fp32,fp16]
-        [--tilings all|default|UMxUNxPMxPN[sS],...]
+        [--tilings all|default|UMxUNxPMxPN[sS],...] [--target cuda|vulkan]
 
 This is a benchmark, not a test: it asserts nothing.
 """
@@ -103,12 +104,18 @@ def main():
     p.add_argument("--out", required=True, type=Path)
     p.add_argument("--shapes", default=",".join(SHAPES))
     p.add_argument("--precisions", default="fp32,fp16")
+    p.add_argument("--target", choices=["cuda", "vulkan"], default="cuda",
+                   help="vulkan: the CUDA-core kernel as SPIR-V (fp32 only; "
+                   "fp16 GEMMs are not tiled there)")
     p.add_argument("--tilings", default="all",
                    help="all (every tiling of the kernel; only the "
                    "compiler's own for shapes over 2^32 multiply-adds), "
                    "default (only the compiler's own) or a list")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 4)
     a = p.parse_args()
+    device = "cuda" if a.target == "cuda" else "vulkan"
+    if a.target == "vulkan" and "fp16" in a.precisions.split(","):
+        p.error("--target=vulkan sweeps fp32 only (--precisions fp32)")
     a.out.mkdir(parents=True, exist_ok=True)
     work = a.out / "work"
     work.mkdir(exist_ok=True)
@@ -146,7 +153,8 @@ def main():
         onnx_path = work / f"gemm_{shape}_{dtype}.onnx"
         art = (work / f"gemm_{shape}_{dtype}_{tiling or 'default'}_{stages}"
                f"_{prefetch}.otsa")
-        cmd = [a.compiler, str(onnx_path), "--target=cuda", "-o", str(art),
+        cmd = [a.compiler, str(onnx_path), f"--target={a.target}", "-o",
+               str(art),
                f"--gemm-stages={stages}"]
         if prefetch:
             cmd.append(f"--gemm-prefetch={prefetch}")
@@ -172,7 +180,7 @@ def main():
         if isinstance(art, str):
             row["error"] = art
         else:
-            r = subprocess.run([a.runner, str(art), "--device=cuda",
+            r = subprocess.run([a.runner, str(art), f"--device={device}",
                                 "--random-inputs", f"--output-dir={work}",
                                 "--quiet", "--profile=5"],
                                capture_output=True, text=True, timeout=300)

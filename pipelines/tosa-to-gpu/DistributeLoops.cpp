@@ -81,10 +81,6 @@ void sinkPureProducers(gpu::LaunchOp launch) {
   }
 }
 
-/// Workgroups per grid dimension that every Vulkan device allows (and CUDA
-/// in y and z).
-constexpr int64_t kMaxGridDim = 65535;
-
 gpu::LaunchOp createLaunch(OpBuilder &b, Location loc, int64_t gridX,
                            int64_t block, int64_t gridY = 1) {
   Value one = arith::ConstantIndexOp::create(b, loc, 1);
@@ -304,23 +300,21 @@ bool InnermostVectorizer::run() {
                      [&](Value v) { return varying.contains(v); }))
       varying.insert(op.result_begin(), op.result_end());
   }
-  auto vectorLoad = [&](memref::LoadOp load) {
-    return varying.contains(load.getResult()) &&
-           isVectorAccess(load.getMemRef(), load.getIndices());
-  };
-  auto vectorStore = [&](memref::StoreOp store) {
-    return llvm::any_of(store.getIndices(),
-                        [&](Value v) { return varying.contains(v); }) &&
-           isVectorAccess(store.getMemRef(), store.getIndices());
-  };
-  bool any = false;
+  // The accesses that become vector accesses: their indices move with iv.
+  DenseSet<Operation *> vectorized;
   for (Operation &op : body->without_terminator()) {
-    if (auto load = dyn_cast<memref::LoadOp>(op))
-      any |= vectorLoad(load);
-    if (auto store = dyn_cast<memref::StoreOp>(op))
-      any |= vectorStore(store);
+    if (auto load = dyn_cast<memref::LoadOp>(op);
+        load && varying.contains(load.getResult()) &&
+        isVectorAccess(load.getMemRef(), load.getIndices()))
+      vectorized.insert(&op);
+    if (auto store = dyn_cast<memref::StoreOp>(op);
+        store &&
+        llvm::any_of(store.getIndices(),
+                     [&](Value v) { return varying.contains(v); }) &&
+        isVectorAccess(store.getMemRef(), store.getIndices()))
+      vectorized.insert(&op);
   }
-  if (!any)
+  if (vectorized.empty())
     return false;
 
   // lanes[l] maps the body's values to those of the thread's iteration l.
@@ -343,7 +337,8 @@ bool InnermostVectorizer::run() {
         values, [&](Value v) { return lanes[l].lookupOrDefault(v); });
   };
   for (Operation *op : ops) {
-    if (auto load = dyn_cast<memref::LoadOp>(op); load && vectorLoad(load)) {
+    if (auto load = dyn_cast<memref::LoadOp>(op);
+        load && vectorized.contains(op)) {
       auto type = VectorType::get({width}, load.getType());
       Value v = vector::LoadOp::create(
           b, loc, type, lanes[0].lookupOrDefault(load.getMemRef()),
@@ -354,7 +349,7 @@ bool InnermostVectorizer::run() {
       continue;
     }
     if (auto store = dyn_cast<memref::StoreOp>(op);
-        store && vectorStore(store)) {
+        store && vectorized.contains(op)) {
       SmallVector<Value> values;
       for (int64_t l = 0; l < width; ++l)
         values.push_back(lanes[l].lookupOrDefault(store.getValueToStore()));
@@ -486,9 +481,9 @@ DistributeLoopsPass::distribute(scf::ParallelOp loop,
   int64_t grid = (total + block - 1) / block;
   // More blocks than a grid dimension may have are laid out over two; the
   // bounds check below drops the few past the end.
-  int64_t gridY = llvm::divideCeil(grid, kMaxGridDim);
+  int64_t gridY = llvm::divideCeil(grid, kMaxGridDimension);
   int64_t gridX = llvm::divideCeil(grid, gridY);
-  if (gridY > kMaxGridDim)
+  if (gridY > kMaxGridDimension)
     return loop.emitError("iteration space too large for one launch");
 
   // With an enclosing serial nest, the launch replaces the whole nest and

@@ -52,8 +52,8 @@ namespace {
 
 constexpr int64_t kMaxRow = 8192;
 constexpr int64_t kMaxPerThread = 16;
-/// One workgroup per row, along the grid's x dimension (Vulkan's limit).
-constexpr int64_t kMaxRows = 65535;
+/// One workgroup per row, along the grid's x dimension.
+constexpr int64_t kMaxRows = kMaxGridDimension;
 
 /// The rows a kernel works on: how many, and how many elements each.
 struct RowShape {

@@ -477,6 +477,43 @@ Value aOffset(IndexBuilder &ix, const Gemm &g, Value batch, Value m,
   return ix.add(ix.mul(ix.add(ix.mul(row, g.inW), col), g.c), ch);
 }
 
+/// The tiles' layout in workgroup memory, shared by the kernel and the
+/// estimate of its size (workgroupBytes). Tensor cores read the A tile as
+/// [row][k]; CUDA cores as [k][row] (transposed as it is staged), so that a
+/// thread's 4 rows at one k are one vector. Rows are padded by 16 bytes (A
+/// and B) or 4 floats (C) to spread them over the memory banks.
+int64_t rowsA(const Tiling &t) { return t.simt ? kTileK : t.tileM(); }
+int64_t ldA(const Tiling &t, Type element) {
+  return (t.simt ? t.tileM() : kTileK) + vectorWidth(element);
+}
+int64_t ldB(const Tiling &t, Type element) {
+  return t.tileN() + vectorWidth(element);
+}
+int64_t ldC(const Tiling &t) { return t.tileN() + kCPadding; }
+
+/// Whether C goes through workgroup memory: on tensor cores, for an
+/// epilogue or a cut last tile (on CUDA cores each thread has its elements
+/// of C itself).
+bool stagesC(const Gemm &g, const Tiling &t, bool epilogue) {
+  return !t.simt && (epilogue || g.m % t.tileM() != 0 || g.n % t.tileN() != 0);
+}
+
+/// Workgroup memory of the kernel for `g` with tiling `t` (and an
+/// epilogue, which stages C on tensor cores), as KernelBuilder lays it out.
+int64_t workgroupBytes(const Gemm &g, const Tiling &t, bool epilogue) {
+  int64_t bytes = t.stages *
+                  (rowsA(t) * ldA(t, g.element) + kTileK * ldB(t, g.element)) *
+                  g.element.getIntOrFloatBitWidth() / 8;
+  if (stagesC(g, t, epilogue))
+    bytes += stagedRows(t) * ldC(t) * 4;
+  return bytes;
+}
+
+Tiling withStages(Tiling t, int64_t stages) {
+  t.stages = stages;
+  return t;
+}
+
 class KernelBuilder {
 public:
   KernelBuilder(ImplicitLocOpBuilder &b, const Gemm &g, const Tiling &t)
@@ -509,6 +546,7 @@ private:
   Value readStage, writeStage;
 
   int64_t vec() const { return vectorWidth(g.element); }
+  /// Prefixes `indices` with the copy of the tiles, when there are two.
   SmallVector<Value> staged(Value stage, ValueRange indices) {
     SmallVector<Value> all;
     if (t.stages > 1)
@@ -517,12 +555,9 @@ private:
     return all;
   }
   int64_t fragK() const { return g.element.isF16() ? 16 : 8; }
-  /// Tensor cores read the A tile as [row][k]; CUDA cores as [k][row]
-  /// (transposed as it is staged), so that a thread's 4 rows at one k are
-  /// one vector.
-  int64_t ldA() const { return t.simt ? t.tileM() + vec() : kTileK + vec(); }
-  int64_t ldB() const { return t.tileN() + vec(); }
-  int64_t ldC() const { return t.tileN() + kCPadding; }
+  int64_t ldA() const { return onnx_tosa::ldA(t, g.element); }
+  int64_t ldB() const { return onnx_tosa::ldB(t, g.element); }
+  int64_t ldC() const { return onnx_tosa::ldC(t); }
   int64_t slabRows() const { return stagedRows(t); }
   int64_t slabs() const { return t.tileM() / slabRows(); }
   /// The tile row (column) where this warp's or thread's fragment or group
@@ -757,7 +792,7 @@ SmallVector<Value> KernelBuilder::multiply(ValueRange accumulators) {
 }
 
 void KernelBuilder::store(ValueRange acc) {
-  if (!edge && !nEdge && !epilogue) {
+  if (!stagesC(g, t, bool(epilogue))) {
     for (int64_t i = 0; i < t.perM; ++i)
       for (int64_t j = 0; j < t.perN; ++j)
         gpu::SubgroupMmaStoreMatrixOp::create(
@@ -992,12 +1027,9 @@ void KernelBuilder::buildGemm(Value aRoot, Value bRoot, Value partials,
     return MemRefType::get(shape, element, MemRefLayoutAttrInterface{},
                            workgroup);
   };
-  SmallVector<Type> buffers = {
-      t.simt ? shared(kTileK, ldA(), g.element, t.stages)
-             : shared(t.tileM(), ldA(), g.element, t.stages),
-      shared(kTileK, ldB(), g.element, t.stages)};
-  // On CUDA cores each thread has its elements of C itself.
-  bool stageC = !t.simt && (edge || nEdge || epilogue);
+  SmallVector<Type> buffers = {shared(rowsA(t), ldA(), g.element, t.stages),
+                               shared(kTileK, ldB(), g.element, t.stages)};
+  bool stageC = stagesC(g, t, bool(epilogue));
   if (stageC)
     buffers.push_back(shared(slabRows(), ldC(), f32));
 
@@ -1378,21 +1410,6 @@ struct SelectTensorCoreOpsPass
   }
 };
 
-/// Workgroup memory of the kernel for `g` with tiling `t` (and an
-/// epilogue, which stages C on tensor cores), as KernelBuilder lays it out.
-int64_t workgroupBytes(const Gemm &g, const Tiling &t, bool epilogue) {
-  int64_t vec = vectorWidth(g.element);
-  int64_t element = g.element.getIntOrFloatBitWidth() / 8;
-  int64_t a = t.simt ? kTileK * (t.tileM() + vec) : t.tileM() * (kTileK + vec);
-  int64_t bTile = kTileK * (t.tileN() + vec);
-  int64_t bytes = t.stages * (a + bTile) * element;
-  bool stageC =
-      !t.simt && (epilogue || g.m % t.tileM() != 0 || g.n % t.tileN() != 0);
-  if (stageC)
-    bytes += stagedRows(t) * (t.tileN() + kCPadding) * 4;
-  return bytes;
-}
-
 /// The tiling `spec` names ("UMxUNxPMxPN" or "UMxUNxPMxPNsS": units, units'
 /// fragments or groups, slices), when it is one `g` can use on `simt` or
 /// tensor cores; else none.
@@ -1483,16 +1500,14 @@ struct TensorCoreKernelsPass
       // A forced tiling is taken where the kernel can have it, with one
       // copy of the tiles or the two it may get below (and an epilogue's
       // staging of C in workgroup memory).
+      auto fits = [&](const Tiling &x, bool withEpilogue) {
+        return workgroupBytes(*g, x, withEpilogue) <= kWorkgroupBytes;
+      };
       if (!tiling.empty())
-        if (std::optional<Tiling> forced = parseTiling(tiling, *g, simt)) {
-          Tiling doubled = *forced;
-          doubled.stages = 2;
-          auto fits = [&](const Tiling &x) {
-            return workgroupBytes(*g, x, /*epilogue=*/true) <= kWorkgroupBytes;
-          };
-          if (fits(*forced) || (stages > 1 && fits(doubled)))
-            t = forced;
-        }
+        if (std::optional<Tiling> forced = parseTiling(tiling, *g, simt);
+            forced && (fits(*forced, true) ||
+                       (stages > 1 && fits(withStages(*forced, 2), true))))
+          t = forced;
       // Each slice of a split K starts from zero.
       if (!fill && t->slices > 1)
         t = chooseTiling(*g, simt, /*large=*/true);
@@ -1503,12 +1518,8 @@ struct TensorCoreKernelsPass
         t = chooseTiling(*g, simt);
       linalg::GenericOp epilogue =
           epilogueOf(op, roots[2], fill, {roots[0], roots[1]});
-      if (stages > 1) {
-        Tiling doubled = *t;
-        doubled.stages = 2;
-        if (workgroupBytes(*g, doubled, bool(epilogue)) <= kWorkgroupBytes)
-          t = doubled;
-      }
+      if (stages > 1 && fits(withStages(*t, 2), bool(epilogue)))
+        t->stages = 2;
       // Measured with benchmarks/gemm_tilings.py on the H200: two steps
       // ahead took 14 % off the time of BERT's f16 GEMMs; on CUDA cores,
       // whose 8x8-element threads already hold 64 accumulators, any more

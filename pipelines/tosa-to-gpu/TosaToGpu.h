@@ -18,6 +18,10 @@
 
 namespace onnx_tosa {
 
+/// Workgroups per grid dimension that every Vulkan device allows (and CUDA
+/// in y and z): kernels never launch more along one dimension.
+constexpr int64_t kMaxGridDimension = 65535;
+
 struct GpuPipelineOptions {
   /// Threads per block (CUDA) / workgroup (Vulkan) of distributed loops.
   unsigned blockSize = 256;

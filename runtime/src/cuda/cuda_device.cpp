@@ -60,9 +60,10 @@ public:
   };
   std::vector<Step> steps;
 
-  // The captured graph, when graphs are in use.
+  // The driver and context the objects below belong to.
   const DriverApi *api = nullptr;
   CUcontext ctx = nullptr;
+  // The captured graph, when graphs are in use.
   CUstream stream = nullptr;
   CUgraph graph = nullptr;
   CUgraphExec exec = nullptr;
@@ -231,10 +232,11 @@ Status CudaDevice::prepare(const std::vector<LaunchSpec> &launches,
     for (CUdeviceptr &v : step.argValues)
       step.argPtrs.push_back(&v);
   }
-  if (api.hasGraphs() && !graphsDisabledByEnv() && !seq->steps.empty())
-    OT_RETURN_IF_ERROR(captureGraph(*seq));
+  // From here on the sequence owns driver objects its destructor frees.
   seq->api = &api;
   seq->ctx = ctx;
+  if (api.hasGraphs() && !graphsDisabledByEnv() && !seq->steps.empty())
+    OT_RETURN_IF_ERROR(captureGraph(*seq));
   // Without events a run is timed by the host's clock only.
   if (api.hasEvents() &&
       (api.cuEventCreate(&seq->started, /*flags=*/0) != CUDA_SUCCESS ||
@@ -248,8 +250,6 @@ Status CudaDevice::prepare(const std::vector<LaunchSpec> &launches,
 }
 
 Status CudaDevice::captureGraph(CudaSequence &seq) {
-  seq.api = &api;
-  seq.ctx = ctx;
   CUresult r = api.cuStreamCreate(&seq.stream, /*flags=*/0);
   if (r != CUDA_SUCCESS)
     return driverError(api, "cuStreamCreate", r);

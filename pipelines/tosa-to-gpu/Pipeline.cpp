@@ -318,7 +318,8 @@ void buildLinalgToGpuPipeline(OpPassManager &pm,
   // Only acts on the ops onnx-tosa-select-tensor-core-ops marked.
   pm.addNestedPass<func::FuncOp>(createTensorCoreKernelsPass(
       options.gemmTiling, options.gemmStages, options.gemmPrefetch));
-  pm.addNestedPass<func::FuncOp>(createRowKernelsPass());
+  pm.addNestedPass<func::FuncOp>(
+      createRowKernelsPass(options.subgroupReduce, options.subgroupSize));
   // Views (subview, collapse/expand_shape) fold into the loads and stores of
   // the loops, so kernels only ever see whole buffers.
   addPassPipeline(pm, "func.func(convert-linalg-to-parallel-loops),"
@@ -348,7 +349,7 @@ void registerTosaToGpuPasses() {
   registerPass(createUnrollSmallLoopsPass);
   registerPass([] { return createSelectTensorCoreOpsPass(); });
   registerPass([] { return createTensorCoreKernelsPass(); });
-  registerPass(createRowKernelsPass);
+  registerPass([] { return createRowKernelsPass(); });
   registerPass(createAlignWorkgroupMemoryPass);
   registerPass([] { return createLowerPrecisionPass("fp16"); });
   PassRegistration<KernelArgsNoAliasPass>();

@@ -44,6 +44,7 @@
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Pass/Pass.h"
 #include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 
@@ -273,6 +274,35 @@ bool isNeutral(Operation *op) {
   return isMemoryEffectFree(op) || isa<memref::AllocOp>(op);
 }
 
+/// How a row kernel combines its threads' partial results: with
+/// `enabled`, in subgroups first (gpu.subgroup_reduce), then the subgroups'
+/// results in workgroup memory; `size` lanes per subgroup where the target
+/// fixes it (32 on CUDA), 0 where the device decides (Vulkan).
+struct SubgroupReduction {
+  bool enabled = false;
+  int64_t size = 0;
+};
+
+/// The subgroup reduction that does what `combiner` does, for 32-bit
+/// values (subgroup operations on other widths are optional in Vulkan).
+std::optional<gpu::AllReduceOperation> subgroupKindOf(Operation *combiner) {
+  if (combiner->getResult(0).getType().getIntOrFloatBitWidth() != 32)
+    return std::nullopt;
+  using Kind = gpu::AllReduceOperation;
+  return TypeSwitch<Operation *, std::optional<Kind>>(combiner)
+      .Case<arith::AddFOp, arith::AddIOp>([](auto) { return Kind::ADD; })
+      .Case<arith::MulFOp, arith::MulIOp>([](auto) { return Kind::MUL; })
+      .Case<arith::MaximumFOp>([](auto) { return Kind::MAXIMUMF; })
+      .Case<arith::MinimumFOp>([](auto) { return Kind::MINIMUMF; })
+      .Case<arith::MaxNumFOp>([](auto) { return Kind::MAXNUMF; })
+      .Case<arith::MinNumFOp>([](auto) { return Kind::MINNUMF; })
+      .Case<arith::MaxSIOp>([](auto) { return Kind::MAXSI; })
+      .Case<arith::MinSIOp>([](auto) { return Kind::MINSI; })
+      .Case<arith::MaxUIOp>([](auto) { return Kind::MAXUI; })
+      .Case<arith::MinUIOp>([](auto) { return Kind::MINUI; })
+      .Default([](Operation *) { return std::nullopt; });
+}
+
 class RowKernel {
 public:
   explicit RowKernel(const RowShape &shape) : shape(shape) {
@@ -284,7 +314,7 @@ public:
   void add(Operation *op);
   bool hasReduction() const { return reductions > 0; }
   ArrayRef<Operation *> members() const { return ops; }
-  void build();
+  void build(const SubgroupReduction &subgroups);
 
 private:
   RowShape shape;
@@ -319,7 +349,7 @@ private:
              ArrayRef<Value> idx, size_t e, Value value);
   void emitElementwise(ImplicitLocOpBuilder &b, linalg::LinalgOp op);
   void emitReduction(ImplicitLocOpBuilder &b, linalg::LinalgOp op,
-                     Value scratchBuffer);
+                     Value scratchBuffer, const SubgroupReduction &subgroups);
 };
 
 bool RowKernel::readable(linalg::LinalgOp op, OpOperand &operand,
@@ -513,9 +543,11 @@ void RowKernel::emitElementwise(ImplicitLocOpBuilder &b,
 }
 
 /// Each thread folds its elements into a partial result with the op's
-/// body; the partial results meet in `scratchBuffer`.
+/// body; the partial results meet in `scratchBuffer`, after a subgroup
+/// reduction where `subgroups` allows one.
 void RowKernel::emitReduction(ImplicitLocOpBuilder &b, linalg::LinalgOp op,
-                              Value scratchBuffer) {
+                              Value scratchBuffer,
+                              const SubgroupReduction &subgroups) {
   const OpRows &rows = rowsOf[op];
   OpOperand *init = op.getDpsInitOperand(0);
   Value partial = arith::ConstantOp::create(
@@ -533,43 +565,91 @@ void RowKernel::emitReduction(ImplicitLocOpBuilder &b, linalg::LinalgOp op,
     map.map(body->getArguments().back(), partial);
     partial = cloneBody(b, op, map, idx).front();
   }
-  // A tree over the threads' partial results: at each step the first half
-  // of the threads still in it combines its values with the second half's.
   Operation *combiner = combinerOf(op);
   Value acc = body->getArguments().back();
   Value other = combiner->getOperand(0) == acc ? combiner->getOperand(1)
                                                : combiner->getOperand(0);
-  memref::StoreOp::create(b, partial, scratchBuffer, ValueRange{thread});
-  gpu::BarrierOp::create(b);
-  for (int64_t half = threads / 2; half >= 1; half /= 2) {
-    Value active = arith::CmpIOp::create(
-        b, arith::CmpIPredicate::ult, thread,
-        arith::ConstantIndexOp::create(b, half));
-    auto ifOp = scf::IfOp::create(b, TypeRange{}, active,
+  auto combine = [&](Value mine, Value theirs) {
+    IRMapping map;
+    map.map(acc, mine);
+    map.map(other, theirs);
+    return b.clone(*combiner, map)->getResult(0);
+  };
+  auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, v); };
+  auto load = [&](Value i) {
+    return memref::LoadOp::create(b, scratchBuffer, ValueRange{i});
+  };
+  auto storeIf = [&](Value condition, Value value, Value i) {
+    OpBuilder::InsertionGuard guard(b);
+    auto ifOp = scf::IfOp::create(b, TypeRange{}, condition,
                                   /*withElseRegion=*/false);
-    {
+    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    memref::StoreOp::create(b, value, scratchBuffer, ValueRange{i});
+  };
+  auto ult = [&](Value x, Value y) {
+    return arith::CmpIOp::create(b, arith::CmpIPredicate::ult, x, y);
+  };
+  auto eq = [&](Value x, Value y) {
+    return arith::CmpIOp::create(b, arith::CmpIPredicate::eq, x, y);
+  };
+
+  Value result;
+  std::optional<gpu::AllReduceOperation> kind = subgroupKindOf(combiner);
+  if (subgroups.enabled && kind) {
+    // Each subgroup combines its lanes' values in registers; the first lane
+    // of each writes the subgroup's result, and after one barrier every
+    // thread combines those in order.
+    Value mine = gpu::SubgroupReduceOp::create(b, partial, *kind,
+                                               /*uniform=*/true);
+    if (subgroups.size > 0 && threads <= subgroups.size) {
+      result = mine;
+    } else if (subgroups.size > 0) {
+      Value lane = arith::RemUIOp::create(b, thread, c(subgroups.size));
+      Value subgroup = arith::DivUIOp::create(b, thread, c(subgroups.size));
+      storeIf(eq(lane, c(0)), mine, subgroup);
+      gpu::BarrierOp::create(b);
+      result = load(c(0));
+      for (int64_t i = 1; i < threads / subgroups.size; ++i)
+        result = combine(result, load(c(i)));
+    } else {
+      // The subgroup size is the device's: as many subgroups as it makes.
+      Value lane = gpu::LaneIdOp::create(b, /*upper_bound=*/nullptr);
+      Value subgroup = gpu::SubgroupIdOp::create(b, /*upper_bound=*/nullptr);
+      Value count = gpu::NumSubgroupsOp::create(b, /*upper_bound=*/nullptr);
+      storeIf(eq(lane, c(0)), mine, subgroup);
+      gpu::BarrierOp::create(b);
+      auto loop =
+          scf::ForOp::create(b, c(1), count, c(1), ValueRange{load(c(0))});
       OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-      Value mine = memref::LoadOp::create(b, scratchBuffer, ValueRange{thread});
-      Value partner = arith::AddIOp::create(
-          b, thread, arith::ConstantIndexOp::create(b, half));
-      Value theirs =
-          memref::LoadOp::create(b, scratchBuffer, ValueRange{partner});
-      IRMapping map;
-      map.map(acc, mine);
-      map.map(other, theirs);
-      Value combined = b.clone(*combiner, map)->getResult(0);
-      memref::StoreOp::create(b, combined, scratchBuffer, ValueRange{thread});
+      b.setInsertionPointToStart(loop.getBody());
+      scf::YieldOp::create(b, combine(loop.getRegionIterArgs()[0],
+                                      load(loop.getInductionVar())));
+      result = loop.getResult(0);
     }
+  } else {
+    // A tree in workgroup memory: at each step the first half of the
+    // threads still in it combines its values with the second half's.
+    memref::StoreOp::create(b, partial, scratchBuffer, ValueRange{thread});
     gpu::BarrierOp::create(b);
+    for (int64_t half = threads / 2; half >= 1; half /= 2) {
+      auto ifOp = scf::IfOp::create(b, TypeRange{}, ult(thread, c(half)),
+                                    /*withElseRegion=*/false);
+      {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+        Value combined = combine(
+            load(thread), load(arith::AddIOp::create(b, thread, c(half))));
+        memref::StoreOp::create(b, combined, scratchBuffer, ValueRange{thread});
+      }
+      gpu::BarrierOp::create(b);
+    }
+    result = load(c(0));
   }
-  Value result = memref::LoadOp::create(
-      b, scratchBuffer, ValueRange{arith::ConstantIndexOp::create(b, 0)});
   // The result's indices use the rows' loops alone.
   write(b, op, *init, idx, 0, result);
 }
 
-void RowKernel::build() {
+void RowKernel::build(const SubgroupReduction &subgroups) {
   Operation *last = ops.back();
   ImplicitLocOpBuilder b(last->getLoc(), last);
   MLIRContext *ctx = b.getContext();
@@ -599,7 +679,8 @@ void RowKernel::build() {
     auto linalgOp = cast<linalg::LinalgOp>(op);
     if (linalgOp.getNumReductionLoops() > 0)
       emitReduction(b, linalgOp,
-                    launch.getWorkgroupAttributions()[nextScratch++]);
+                    launch.getWorkgroupAttributions()[nextScratch++],
+                    subgroups);
     else
       emitElementwise(b, linalgOp);
   }
@@ -611,6 +692,14 @@ void RowKernel::build() {
 struct RowKernelsPass
     : PassWrapper<RowKernelsPass, OperationPass<func::FuncOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(RowKernelsPass)
+
+  RowKernelsPass() = default;
+  RowKernelsPass(const RowKernelsPass &other) : PassWrapper(other) {}
+  RowKernelsPass(bool reduce, unsigned size) {
+    subgroupReduce = reduce;
+    subgroupSize = size;
+  }
+
   StringRef getArgument() const override { return "onnx-tosa-row-kernels"; }
   StringRef getDescription() const override {
     return "Row reductions and the ops around them on the same rows become "
@@ -620,6 +709,18 @@ struct RowKernelsPass
     registry.insert<arith::ArithDialect, gpu::GPUDialect,
                     memref::MemRefDialect, scf::SCFDialect>();
   }
+
+  Option<bool> subgroupReduce{
+      *this, "subgroup-reduce",
+      llvm::cl::desc("combine the threads' partial results in subgroups "
+                     "first, then the subgroups' in workgroup memory"),
+      llvm::cl::init(false)};
+  Option<unsigned> subgroupSize{
+      *this, "subgroup-size",
+      llvm::cl::desc("lanes per subgroup where the target fixes it (32 on "
+                     "CUDA); 0: the device's, read at run time"),
+      llvm::cl::init(0)};
+
   void runOnOperation() override {
     Block &block = getOperation().getBody().front();
     SmallVector<Operation *> order;
@@ -677,7 +778,7 @@ struct RowKernelsPass
         continue;
       for (Operation *op : kernel->members())
         taken.insert(op);
-      kernel->build();
+      kernel->build({subgroupReduce, subgroupSize});
     }
   }
 };
@@ -695,8 +796,9 @@ bool isRowReduction(Operation *operation) {
          partialsMayStartAt(combinerOf(op), fillValue(fill));
 }
 
-std::unique_ptr<Pass> createRowKernelsPass() {
-  return std::make_unique<RowKernelsPass>();
+std::unique_ptr<Pass> createRowKernelsPass(bool subgroupReduce,
+                                           unsigned subgroupSize) {
+  return std::make_unique<RowKernelsPass>(subgroupReduce, subgroupSize);
 }
 
 } // namespace onnx_tosa

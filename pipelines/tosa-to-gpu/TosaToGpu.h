@@ -38,6 +38,11 @@ struct GpuPipelineOptions {
   /// Vector accesses of buffers are scalarized for SPIR-V, so only the CUDA
   /// target gains from this.
   unsigned vectorWidth = 1;
+  /// Row kernels (softmax, normalizations) combine their threads' partial
+  /// results in subgroups first: warp shuffles on CUDA (subgroupSize 32),
+  /// SPIR-V group operations on Vulkan (subgroupSize 0: the device's).
+  bool subgroupReduce = false;
+  unsigned subgroupSize = 0;
   /// Tuning experiments: the tiling every tiled GEMM kernel that can use it
   /// gets instead of its own choice (see createTensorCoreKernelsPass).
   std::string gemmTiling;
@@ -117,7 +122,14 @@ std::unique_ptr<mlir::Pass>
 createTensorCoreKernelsPass(llvm::StringRef tiling = "", unsigned stages = 2,
                             unsigned prefetch = 0);
 
-std::unique_ptr<mlir::Pass> createRowKernelsPass();
+/// `onnx-tosa-row-kernels{subgroup-reduce=false subgroup-size=0}`: a row
+/// reduction and the ops around it on the same rows become one kernel with
+/// a workgroup per row. With subgroupReduce, the threads' partial results
+/// are combined by gpu.subgroup_reduce and then across subgroups (one
+/// barrier) instead of by a tree in workgroup memory; subgroupSize: lanes
+/// per subgroup where the target fixes it, 0 where the device does.
+std::unique_ptr<mlir::Pass> createRowKernelsPass(bool subgroupReduce = false,
+                                                 unsigned subgroupSize = 0);
 /// Whether onnx-tosa-row-kernels gives reduction `op` a kernel of its own
 /// with a workgroup per row (on tensors: its init is a fill).
 bool isRowReduction(mlir::Operation *op);

@@ -1,7 +1,11 @@
 //===- NvptxTarget.cpp - gpu kernels to PTX -------------------------------===//
 #include "nvptx/NvptxTarget.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "pipelines/tosa-to-gpu/TosaToGpu.h"
 
 #include "mlir/Pass/PassRegistry.h"
@@ -16,7 +20,50 @@ using namespace mlir;
 
 namespace onnx_tosa {
 
+namespace {
+
+/// convert-gpu-to-nvvm lowers gpu.subgroup_reduce only for integers on
+/// devices with redux.sync: here every one becomes a butterfly of 32-lane
+/// warp shuffles (gpu.shuffle xor, which it does lower) around the
+/// reduction's arith op.
+struct SubgroupReduceToShufflesPass
+    : PassWrapper<SubgroupReduceToShufflesPass,
+                  OperationPass<gpu::GPUModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(SubgroupReduceToShufflesPass)
+  StringRef getArgument() const override {
+    return "onnx-tosa-subgroup-reduce-to-shuffles";
+  }
+  StringRef getDescription() const override {
+    return "gpu.subgroup_reduce as warp shuffles over 32 lanes";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<arith::ArithDialect, vector::VectorDialect>();
+  }
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    populateGpuLowerSubgroupReduceToShufflePatterns(
+        patterns, /*subgroupSize=*/32, /*shuffleBitwidth=*/32);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+    WalkResult left = getOperation().walk([](gpu::SubgroupReduceOp op) {
+      op.emitError("internal error: subgroup reduction of ")
+          << op.getValue().getType() << " has no warp-shuffle lowering";
+      return WalkResult::interrupt();
+    });
+    if (left.wasInterrupted())
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+void registerNvptxTargetPasses() {
+  PassRegistration<SubgroupReduceToShufflesPass>();
+}
+
 void buildGpuToPtxPipeline(OpPassManager &pm, const NvptxOptions &opts) {
+  pm.addNestedPass<gpu::GPUModuleOp>(
+      std::make_unique<SubgroupReduceToShufflesPass>());
   // Bare pointers: each memref kernel argument is one device pointer, which
   // is the runtime's launch ABI (artifact.h). Our buffers always have static
   // shapes and identity layouts, which that convention requires.

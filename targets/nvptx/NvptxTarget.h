@@ -33,6 +33,10 @@ std::string findCudaToolkitWithPtxas(const std::string &cudaPath);
 /// $CUDA_HOME, $CUDA_PATH, /usr/local/cuda; "" if none has it.
 std::string findLibdevice(const std::string &cudaPath);
 
+/// Registers `onnx-tosa-subgroup-reduce-to-shuffles` (the first pass of
+/// the pipeline below) for onnx-tosa-opt.
+void registerNvptxTargetPasses();
+
 /// gpu.module kernels (bare-pointer memref arguments) → gpu.binary ops
 /// holding PTX text or a cubin. The host function is left alone.
 void buildGpuToPtxPipeline(mlir::OpPassManager &pm, const NvptxOptions &opts);

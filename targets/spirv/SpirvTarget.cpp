@@ -5,13 +5,14 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
 #include "mlir/Dialect/SPIRV/IR/TargetAndABI.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "pipelines/tosa-to-gpu/TosaToGpu.h"
 
@@ -34,7 +35,8 @@ namespace {
 constexpr const char *kVulkanTargetEnv =
     "#spirv.target_env<#spirv.vce<v1.3, "
     "[Shader, Int64, Int16, Int8, Float64, Float16, "
-    "StorageBuffer16BitAccess, StorageBuffer8BitAccess], "
+    "StorageBuffer16BitAccess, StorageBuffer8BitAccess, GroupNonUniform, "
+    "GroupNonUniformArithmetic], "
     "[SPV_KHR_storage_buffer_storage_class, SPV_KHR_8bit_storage, "
     "SPV_KHR_16bit_storage]>, api=Vulkan, "
     "#spirv.resource_limits<max_compute_workgroup_invocations = 1024, "
@@ -60,6 +62,11 @@ struct PrepareSpirvPass
     }
     module->setAttr(spirv::getTargetEnvAttrName(), env);
     scalarizeVectorAccesses(module);
+    propagateNaNInSubgroupMinMax(module);
+    // convert-gpu-to-spirv converts only reductions not marked uniform (a
+    // hint that every lane takes part, which the group operations do not
+    // need).
+    module.walk([](gpu::SubgroupReduceOp op) { op.setUniform(false); });
 
     module.walk([&](gpu::GPUFuncOp func) {
       if (!func.isKernel())
@@ -91,6 +98,43 @@ struct PrepareSpirvPass
       func->setAttr(gpu::GPUFuncOp::getNumWorkgroupAttributionsAttrName(),
                     b.getI64IntegerAttr(0));
     });
+  }
+
+  /// gpu.subgroup_reduce maximumf/minimumf return NaN if any lane's value
+  /// is NaN, but convert-gpu-to-spirv maps them to GroupNonUniformFMax/FMin,
+  /// which pass over NaNs (maxnumf/minnumf). Each becomes that reduction
+  /// plus one over "is this lane's value NaN", and a select.
+  static void propagateNaNInSubgroupMinMax(ModuleOp module) {
+    using Kind = gpu::AllReduceOperation;
+    SmallVector<gpu::SubgroupReduceOp> reductions;
+    module.walk([&](gpu::SubgroupReduceOp op) {
+      if (op.getOp() == Kind::MAXIMUMF || op.getOp() == Kind::MINIMUMF)
+        reductions.push_back(op);
+    });
+    for (gpu::SubgroupReduceOp op : reductions) {
+      ImplicitLocOpBuilder b(op.getLoc(), op);
+      Value value = op.getValue();
+      auto type = cast<FloatType>(value.getType());
+      Value numeric = gpu::SubgroupReduceOp::create(
+          b, value,
+          op.getOp() == Kind::MAXIMUMF ? Kind::MAXNUMF : Kind::MINNUMF,
+          op.getUniform(), op.getClusterSize(), op.getClusterStride());
+      Value isNaN =
+          arith::CmpFOp::create(b, arith::CmpFPredicate::UNO, value, value);
+      Value flag = arith::ExtUIOp::create(b, b.getI32Type(), isNaN);
+      Value anyNaN = gpu::SubgroupReduceOp::create(
+          b, flag, Kind::MAXUI, op.getUniform(), op.getClusterSize(),
+          op.getClusterStride());
+      Value nan = arith::ConstantOp::create(
+          b, FloatAttr::get(type, APFloat::getNaN(type.getFloatSemantics())));
+      Value result = arith::SelectOp::create(
+          b,
+          arith::CmpIOp::create(b, arith::CmpIPredicate::ne, anyNaN,
+                                arith::ConstantIntOp::create(b, 0, 32)),
+          nan, numeric);
+      op.replaceAllUsesWith(result);
+      op.erase();
+    }
   }
 
   /// Vector loads and stores of memory (the tiled GEMM's 16-byte accesses)

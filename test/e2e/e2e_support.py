@@ -46,13 +46,15 @@ def sanitize(name):
     return re.sub(r"[^A-Za-z0-9_.-]", "_", name)
 
 
-def call(args, timeout=TIMEOUT_S):
-    """Run a command, capturing its output as text; fail the test on a hang."""
+def call(args, timeout=TIMEOUT_S, env=None):
+    """Run a command, capturing its output as text; fail the test on a hang.
+    `env`: variables to set on top of this process's environment."""
     args = [str(a) for a in args]
     try:
         proc = subprocess.run(args, capture_output=True, text=True,
                               errors="replace", stdin=subprocess.DEVNULL,
-                              timeout=timeout)
+                              timeout=timeout,
+                              env={**os.environ, **env} if env else None)
     except subprocess.TimeoutExpired as e:
         pytest.fail(f"timed out after {timeout:.0f}s: {shlex.join(args)}\n"
                     f"stderr:\n{e.stderr or ''}", pytrace=False)
@@ -76,13 +78,13 @@ def compile_model(compile_tool, model, artifact, *extra):
 
 
 def run_artifact(run_tool, artifact, inputs, out_dir, *extra,
-                 device=DEVICE):
+                 device=DEVICE, env=None):
     """Run an artifact; `inputs` maps input names to .npy paths."""
     args = [run_tool, artifact, f"--device={device}",
             f"--output-dir={out_dir}"]
     for name, path in inputs.items():
         args += ["--input", f"{name}={path}"]
-    return call(args + list(extra))
+    return call(args + list(extra), env=env)
 
 
 def save_inputs(feeds, directory):

@@ -153,6 +153,13 @@ cl::opt<unsigned> vectorWidth(
              "4 or 8 (default: 4 on cuda; 1 on vulkan, where SPIR-V splits "
              "vector accesses of buffers into elements again)"),
     cl::init(0), cl::cat(category));
+cl::opt<bool> subgroupReduce(
+    "subgroup-reduce",
+    cl::desc("Row reductions (softmax, normalizations) combine their "
+             "threads' results with subgroup operations (warp shuffles; "
+             "Vulkan: the device must support subgroup arithmetic) before "
+             "workgroup memory (default: true)"),
+    cl::init(true), cl::cat(category));
 cl::opt<std::string> gemmTiling(
     "gemm-tiling",
     cl::desc("Tuning experiments: the tiling of every tiled GEMM kernel that "
@@ -447,6 +454,9 @@ int main(int argc, char **argv) {
   gpuOptions.gemmPrefetch = gemmPrefetch;
   gpuOptions.vectorWidth =
       vectorWidth ? vectorWidth : (target == onnx_tosa::Target::Cuda ? 4u : 1u);
+  gpuOptions.subgroupReduce = subgroupReduce;
+  // A CUDA warp is 32 lanes; a Vulkan device picks its subgroup size.
+  gpuOptions.subgroupSize = target == onnx_tosa::Target::Cuda ? 32 : 0;
   if (int rc = runPasses(*module, diags, progress, "lowering",
                          [&](OpPassManager &pm) {
                            onnx_tosa::buildTosaToLinalgPipeline(pm,

@@ -521,12 +521,21 @@ Status openVulkanDevice(const VulkanSelector &selector,
   OT_RETURN_IF_ERROR(selectPhysical(d->instance, selector, d->physical, index));
   auto maintenance3 = vkStruct<VkPhysicalDeviceMaintenance3Properties>(
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MAINTENANCE_3_PROPERTIES);
+  auto subgroups = vkStruct<VkPhysicalDeviceSubgroupProperties>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES);
+  maintenance3.pNext = &subgroups;
   auto props2 = vkStruct<VkPhysicalDeviceProperties2>(
       VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2);
   props2.pNext = &maintenance3;
   vkGetPhysicalDeviceProperties2(d->physical, &props2);
   d->properties = props2.properties;
   d->maxAllocationSize = maintenance3.maxMemoryAllocationSize;
+  // ONNX_TOSA_VULKAN_NO_SUBGROUPS=1: as if the device had no subgroup
+  // operations (lets lavapipe test modules compiled without them).
+  const char *noSubgroups = std::getenv("ONNX_TOSA_VULKAN_NO_SUBGROUPS");
+  if ((subgroups.supportedStages & VK_SHADER_STAGE_COMPUTE_BIT) &&
+      !(noSubgroups && std::strcmp(noSubgroups, "1") == 0))
+    d->subgroupOperations = subgroups.supportedOperations;
   vkGetPhysicalDeviceMemoryProperties(d->physical, &d->memoryProperties);
   const char *staging = std::getenv("ONNX_TOSA_VULKAN_STAGING");
   d->forceStaging = staging && std::strcmp(staging, "1") == 0;

@@ -123,6 +123,9 @@ public:
   uint32_t timestampBits = 0;
   VkPhysicalDeviceProperties properties{};
   VkPhysicalDeviceMemoryProperties memoryProperties{};
+  /// The subgroup operations compute shaders may use
+  /// (VkSubgroupFeatureFlags; 0 for a Vulkan 1.0 device).
+  VkSubgroupFeatureFlags subgroupOperations = 0;
   /// Largest single allocation the driver promises to support.
   VkDeviceSize maxAllocationSize = 0;
   /// The API version the instance was created for (caps what may be used).

@@ -8,6 +8,7 @@
 
 #include "vulkan_device.h"
 
+#include <algorithm>
 #include <cstring>
 #include <set>
 
@@ -15,13 +16,31 @@ namespace onnx_tosa::rt::vk {
 namespace {
 
 constexpr uint32_t kSpirvMagic = 0x07230203;
+constexpr uint32_t kOpCapability = 17;
 constexpr uint32_t kOpEntryPoint = 15;
 constexpr uint32_t kExecutionModelGLCompute = 5;
 
+/// The SPIR-V capabilities of subgroup operations that the compiler emits
+/// (row reductions, onnx-tosa-compile --subgroup-reduce), with the Vulkan
+/// feature bit each needs and its name.
+struct SubgroupCapability {
+  uint32_t capability;
+  VkSubgroupFeatureFlagBits feature;
+  const char *name;
+};
+constexpr SubgroupCapability kSubgroupCapabilities[] = {
+    {61, VK_SUBGROUP_FEATURE_BASIC_BIT, "GroupNonUniform"},
+    {63, VK_SUBGROUP_FEATURE_ARITHMETIC_BIT, "GroupNonUniformArithmetic"},
+    {64, VK_SUBGROUP_FEATURE_BALLOT_BIT, "GroupNonUniformBallot"},
+    {65, VK_SUBGROUP_FEATURE_SHUFFLE_BIT, "GroupNonUniformShuffle"},
+};
+
 /// Walks the instruction stream of a SPIR-V module (checking every length)
-/// and collects the names of its GLCompute entry points.
+/// and collects the names of its GLCompute entry points and the
+/// capabilities it declares.
 Status scanSpirv(const std::vector<uint32_t> &w,
-                 std::vector<std::string> &entryPoints) {
+                 std::vector<std::string> &entryPoints,
+                 std::vector<uint32_t> &capabilities) {
   if (w.empty() || w[0] != kSpirvMagic)
     return invalidArgument("not a SPIR-V module (bad magic number; a "
                            "big-endian module is not supported)");
@@ -41,6 +60,8 @@ Status scanSpirv(const std::vector<uint32_t> &w,
       size_t maxLen = (wordCount - 3) * 4;
       entryPoints.emplace_back(chars, strnlen(chars, maxLen));
     }
+    if (opcode == kOpCapability && wordCount == 2)
+      capabilities.push_back(w[i + 1]);
     i += wordCount;
   }
   return okStatus();
@@ -89,7 +110,21 @@ Status VulkanDevice::loadModule(const Module &module,
     std::memcpy(words.data(), module.binary.data(), module.binary.size());
   auto mod = std::make_unique<VulkanModule>(device);
   mod->name = module.name;
-  OT_RETURN_IF_ERROR(scanSpirv(words, mod->entryPoints).withContext(what));
+  std::vector<uint32_t> capabilities;
+  OT_RETURN_IF_ERROR(
+      scanSpirv(words, mod->entryPoints, capabilities).withContext(what));
+  // A driver would fail pipeline creation on these, or worse, not check.
+  for (const SubgroupCapability &c : kSubgroupCapabilities)
+    if (std::find(capabilities.begin(), capabilities.end(), c.capability) !=
+            capabilities.end() &&
+        !(subgroupOperations & c.feature))
+      return unavailable(
+                 std::string("the kernels use subgroup operations (SPIR-V "
+                             "capability ") +
+                 c.name + "), which Vulkan device '" + deviceName +
+                 "' does not support in compute shaders; compile the model "
+                 "with --subgroup-reduce=false")
+          .withContext(what);
 
   auto info = vkStruct<VkShaderModuleCreateInfo>(
       VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO);

@@ -317,7 +317,8 @@ void buildLinalgToGpuPipeline(OpPassManager &pm,
   pm.addPass(createCopyToLinalgPass());
   // Only acts on the ops onnx-tosa-select-tensor-core-ops marked.
   pm.addNestedPass<func::FuncOp>(createTensorCoreKernelsPass(
-      options.gemmTiling, options.gemmStages, options.gemmPrefetch));
+      options.gemmTiling, options.gemmStages, options.gemmPrefetch,
+      options.gemmAsyncCopies));
   pm.addNestedPass<func::FuncOp>(
       createRowKernelsPass(options.subgroupReduce, options.subgroupSize));
   // Views (subview, collapse/expand_shape) fold into the loads and stores of

@@ -64,6 +64,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -113,6 +114,10 @@ struct Tiling {
   int64_t stages = 1;
   /// K steps ahead that the tiles are loaded from global memory.
   int64_t prefetch = 1;
+  /// The tiles go from global to workgroup memory by asynchronous copies
+  /// (cp.async, tensor cores only), into `stages` copies, stages - 1 K
+  /// steps ahead, without passing through registers.
+  bool asyncCopy = false;
   int64_t unit() const { return simt ? kGroup : kFragment; }
   int64_t tileM() const { return unitsM * perM * unit(); }
   int64_t tileN() const { return unitsN * perN * unit(); }
@@ -122,11 +127,13 @@ struct Tiling {
 };
 
 /// Rows of C staged in workgroup memory at a time: the whole tile of tiles
-/// up to 64x64, or for larger ones one warp row's (a 128x128 f32 tile alone
-/// would take more than the 48 KiB of static workgroup memory), or with two
-/// copies of the A and B tiles one fragment row's.
+/// up to 64x64 (with asynchronous copies, which make room for more copies
+/// of the A and B tiles instead, one fragment row's), or for larger ones
+/// one warp row's (a 128x128 f32 tile alone would take more than the
+/// 48 KiB of static workgroup memory), or with two copies of the A and B
+/// tiles one fragment row's.
 int64_t stagedRows(const Tiling &t) {
-  if (t.tileM() <= 64 && t.tileN() <= 64)
+  if (t.tileM() <= 64 && t.tileN() <= 64 && !t.asyncCopy)
     return t.tileM();
   return t.stages > 1 ? kFragment : t.perM * kFragment;
 }
@@ -514,6 +521,13 @@ Tiling withStages(Tiling t, int64_t stages) {
   return t;
 }
 
+/// Whether the tiles of `g` can be copied asynchronously with tiling `t`:
+/// on tensor cores, whole 16-byte vectors of A, no cut K step or column
+/// tile (whose loads read zeros past the end).
+bool asyncCopyFits(const Gemm &g, const Tiling &t) {
+  return !t.simt && vectorA(g) && g.k % kTileK == 0 && g.n % t.tileN() == 0;
+}
+
 class KernelBuilder {
 public:
   KernelBuilder(ImplicitLocOpBuilder &b, const Gemm &g, const Tiling &t)
@@ -584,6 +598,7 @@ private:
   };
   SmallVector<TilePiece> loadTiles(Value k0);
   void storeTiles(ArrayRef<TilePiece> pieces);
+  Value copyTiles(Value k0, Value stage);
   void copyC(bool toShared, int64_t rowBase = 0);
   SmallVector<Value> initialAccumulators(bool zeroInit);
   SmallVector<Value> multiply(ValueRange acc);
@@ -680,6 +695,39 @@ SmallVector<KernelBuilder::TilePiece> KernelBuilder::loadTiles(Value k0) {
     return inside ? orZero(inside, v) : v;
   });
   return pieces;
+}
+
+/// Starts asynchronous copies of the A and B tiles at K offset `k0` into
+/// copy `stage` of them in workgroup memory, each thread whole 16-byte
+/// vectors, and returns their group. Only for GEMMs without a cut K step or
+/// column tile (asyncCopyFits).
+Value KernelBuilder::copyTiles(Value k0, Value stage) {
+  Type token = nvgpu::DeviceAsyncTokenType::get(b.getContext());
+  SmallVector<Value> copies;
+  auto copy = [&](int64_t rows, int64_t cols, Value shared, Value source,
+                  auto offset) {
+    int64_t perRow = cols / vec();
+    for (int64_t i = 0; i < rows * perRow / t.threads(); ++i) {
+      Value idx = ix.add(thread, i * t.threads());
+      Value row = ix.div(idx, perRow);
+      Value col = ix.mul(ix.rem(idx, perRow), vec());
+      copies.push_back(nvgpu::DeviceAsyncCopyOp::create(
+          b, token, shared, staged(stage, {row, col}), source,
+          ValueRange{offset(row, col)}, b.getIndexAttr(vec()),
+          /*srcElements=*/Value(), /*bypassL1=*/b.getUnitAttr()));
+    }
+  };
+  copy(t.tileM(), kTileK, smemA, a, [&](Value row, Value col) {
+    Value m = ix.add(m0, row);
+    if (edge) // rows past the end copy the last row; they are not stored
+      m = ix.min(m, g.m - 1);
+    return aOffset(ix, g, batch, m, ix.add(k0, col));
+  });
+  copy(kTileK, t.tileN(), smemB, bm, [&](Value row, Value col) {
+    return ix.add(ix.mul(batch, g.k * g.n),
+                  ix.add(ix.mul(ix.add(k0, row), g.n), ix.add(n0, col)));
+  });
+  return nvgpu::DeviceAsyncCreateGroupOp::create(b, token, copies);
 }
 
 void KernelBuilder::storeTiles(ArrayRef<TilePiece> pieces) {
@@ -1080,51 +1128,78 @@ void KernelBuilder::buildGemm(Value aRoot, Value bRoot, Value partials,
     return ix.add(kBegin,
                   ix.min(ix.add(step, ahead * kTileK), sliceK - kTileK));
   };
-  writeStage = ix.c(0);
-  storeTiles(loadTiles(kBegin));
-  // Where each piece goes (the same for every step), and how many.
-  SmallVector<TilePiece> layout;
   size_t numAcc = init.size();
-  for (int64_t ahead = 1; ahead < t.prefetch; ++ahead) {
-    layout = loadTiles(stepAfter(ix.c(0), ahead));
-    for (const TilePiece &p : layout)
-      init.push_back(p.value);
-  }
-  gpu::BarrierOp::create(b);
-  auto loop = scf::ForOp::create(b, ix.c(0), ix.c(sliceK), ix.c(kTileK), init);
-  {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(loop.getBody());
-    Value step = loop.getInductionVar();
-    if (t.stages > 1) {
-      readStage = ix.rem(ix.div(step, kTileK), 2);
-      writeStage = arith::SubIOp::create(b, ix.c(1), readStage);
-    }
-    SmallVector<TilePiece> loaded = loadTiles(stepAfter(step, t.prefetch));
-    ValueRange args = loop.getRegionIterArgs();
-    SmallVector<Value> acc = t.simt ? multiplySimt(args.take_front(numAcc))
-                                    : multiply(args.take_front(numAcc));
-    // With one copy, the next step's tiles overwrite those every warp is
-    // still reading; with two, the copy they go to was last read in the
-    // step before this one, which every warp has finished.
-    if (t.stages == 1)
+  scf::ForOp loop;
+  if (t.asyncCopy) {
+    // The copies of step k + S - 1 (S copies of the tiles) start before the
+    // products of step k and go to the copy step k - 1 read. Step k waits
+    // for its own copies (those of the S - 2 steps after it may still be
+    // under way), then one barrier makes them visible to every warp and
+    // ensures that every warp is done with step k - 1.
+    Value group;
+    for (int64_t s = 0; s + 1 < t.stages; ++s)
+      group = copyTiles(stepAfter(ix.c(0), s), ix.c(s));
+    loop = scf::ForOp::create(b, ix.c(0), ix.c(sliceK), ix.c(kTileK), init);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value step = ix.div(loop.getInductionVar(), kTileK);
+      nvgpu::DeviceAsyncWaitOp::create(b, group,
+                                       b.getI32IntegerAttr(t.stages - 2));
       gpu::BarrierOp::create(b);
-    if (t.prefetch > 1) {
-      // The oldest carried step goes to workgroup memory, the others move
-      // up, the one just loaded joins them.
-      ValueRange carried = args.drop_front(numAcc);
-      SmallVector<TilePiece> next = layout;
-      for (auto [piece, value] : llvm::zip(next, carried))
-        piece.value = value;
-      storeTiles(next);
-      llvm::append_range(acc, carried.drop_front(layout.size()));
-      for (const TilePiece &p : loaded)
-        acc.push_back(p.value);
-    } else {
-      storeTiles(loaded);
+      copyTiles(stepAfter(loop.getInductionVar(), t.stages - 1),
+                ix.rem(ix.add(step, t.stages - 1), t.stages));
+      readStage = ix.rem(step, t.stages);
+      scf::YieldOp::create(b, multiply(loop.getRegionIterArgs()));
+    }
+    // The copies of the steps past the end (repeats of the last one).
+    nvgpu::DeviceAsyncWaitOp::create(b, group, b.getI32IntegerAttr(0));
+  } else {
+    writeStage = ix.c(0);
+    storeTiles(loadTiles(kBegin));
+    // Where each piece goes (the same for every step), and how many.
+    SmallVector<TilePiece> layout;
+    for (int64_t ahead = 1; ahead < t.prefetch; ++ahead) {
+      layout = loadTiles(stepAfter(ix.c(0), ahead));
+      for (const TilePiece &p : layout)
+        init.push_back(p.value);
     }
     gpu::BarrierOp::create(b);
-    scf::YieldOp::create(b, acc);
+    loop = scf::ForOp::create(b, ix.c(0), ix.c(sliceK), ix.c(kTileK), init);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(loop.getBody());
+      Value step = loop.getInductionVar();
+      if (t.stages > 1) {
+        readStage = ix.rem(ix.div(step, kTileK), 2);
+        writeStage = arith::SubIOp::create(b, ix.c(1), readStage);
+      }
+      SmallVector<TilePiece> loaded = loadTiles(stepAfter(step, t.prefetch));
+      ValueRange args = loop.getRegionIterArgs();
+      SmallVector<Value> acc = t.simt ? multiplySimt(args.take_front(numAcc))
+                                      : multiply(args.take_front(numAcc));
+      // With one copy, the next step's tiles overwrite those every warp is
+      // still reading; with two, the copy they go to was last read in the
+      // step before this one, which every warp has finished.
+      if (t.stages == 1)
+        gpu::BarrierOp::create(b);
+      if (t.prefetch > 1) {
+        // The oldest carried step goes to workgroup memory, the others move
+        // up, the one just loaded joins them.
+        ValueRange carried = args.drop_front(numAcc);
+        SmallVector<TilePiece> next = layout;
+        for (auto [piece, value] : llvm::zip(next, carried))
+          piece.value = value;
+        storeTiles(next);
+        llvm::append_range(acc, carried.drop_front(layout.size()));
+        for (const TilePiece &p : loaded)
+          acc.push_back(p.value);
+      } else {
+        storeTiles(loaded);
+      }
+      gpu::BarrierOp::create(b);
+      scf::YieldOp::create(b, acc);
+    }
   }
   ValueRange results = loop.getResults().take_front(numAcc);
   if (t.simt)
@@ -1443,17 +1518,27 @@ struct TensorCoreKernelsPass
   TensorCoreKernelsPass(const TensorCoreKernelsPass &other)
       : PassWrapper(other) {}
   // `ahead` 0: each kernel's own (see runOnOperation).
-  TensorCoreKernelsPass(StringRef spec, unsigned copies, unsigned ahead) {
+  TensorCoreKernelsPass(StringRef spec, unsigned copies, unsigned ahead,
+                        bool async) {
     tiling = spec.str();
     stages = copies;
     prefetch = ahead;
+    asyncCopies = async;
   }
 
   Option<unsigned> stages{
       *this, "stages",
-      llvm::cl::desc("copies of the A and B tiles in workgroup memory, 1 or "
-                     "2 (2 where they fit in 48 KiB)"),
-      llvm::cl::init(2)};
+      llvm::cl::desc("copies of the A and B tiles in workgroup memory, as "
+                     "many as fit in 48 KiB up to this: 1 or 2 through "
+                     "registers, 2 to 4 with async-copies (0: 2, or 4 with "
+                     "async-copies)"),
+      llvm::cl::init(0)};
+  Option<bool> asyncCopies{
+      *this, "async-copies",
+      llvm::cl::desc("on tensor cores, tiles go to workgroup memory by "
+                     "asynchronous copies (nvgpu.device_async_copy: "
+                     "cp.async), stages - 1 K steps ahead"),
+      llvm::cl::init(false)};
   Option<unsigned> prefetch{
       *this, "prefetch",
       llvm::cl::desc("K steps ahead that tiles are loaded, 1 to 4 (0: 2 on "
@@ -1473,8 +1558,8 @@ struct TensorCoreKernelsPass
   }
   void getDependentDialects(DialectRegistry &registry) const override {
     registry.insert<arith::ArithDialect, gpu::GPUDialect,
-                    memref::MemRefDialect, scf::SCFDialect,
-                    vector::VectorDialect>();
+                    memref::MemRefDialect, nvgpu::NVGPUDialect,
+                    scf::SCFDialect, vector::VectorDialect>();
   }
   void runOnOperation() override {
     SmallVector<linalg::LinalgOp> ops;
@@ -1506,7 +1591,7 @@ struct TensorCoreKernelsPass
       if (!tiling.empty())
         if (std::optional<Tiling> forced = parseTiling(tiling, *g, simt);
             forced && (fits(*forced, true) ||
-                       (stages > 1 && fits(withStages(*forced, 2), true))))
+                       (stages != 1 && fits(withStages(*forced, 2), true))))
           t = forced;
       // Each slice of a split K starts from zero.
       if (!fill && t->slices > 1)
@@ -1518,7 +1603,21 @@ struct TensorCoreKernelsPass
         t = chooseTiling(*g, simt);
       linalg::GenericOp epilogue =
           epilogueOf(op, roots[2], fill, {roots[0], roots[1]});
-      if (stages > 1 && fits(withStages(*t, 2), bool(epilogue)))
+      // (Asynchronous copies stage C a fragment row at a time, which a cut
+      // last row tile that starts from C cannot have: see above.)
+      if (asyncCopies && asyncCopyFits(*g, *t) &&
+          (fill || g->m % t->tileM() == 0)) {
+        // As many copies as fit, up to `stages`; at least two.
+        int64_t most = stages ? std::clamp<int64_t>(stages, 2, 4) : 4;
+        for (int64_t copies = most; copies >= 2 && !t->asyncCopy; --copies) {
+          Tiling candidate = withStages(*t, copies);
+          candidate.asyncCopy = true;
+          if (fits(candidate, bool(epilogue)))
+            t = candidate;
+        }
+      }
+      if (!t->asyncCopy && stages != 1 &&
+          fits(withStages(*t, 2), bool(epilogue)))
         t->stages = 2;
       // Measured with benchmarks/gemm_tilings.py on the H200: two steps
       // ahead took 14 % off the time of BERT's f16 GEMMs; on CUDA cores,
@@ -1572,8 +1671,10 @@ std::unique_ptr<Pass> createSelectTensorCoreOpsPass(bool tensorCores,
 }
 std::unique_ptr<Pass> createTensorCoreKernelsPass(StringRef tiling,
                                                   unsigned stages,
-                                                  unsigned prefetch) {
-  return std::make_unique<TensorCoreKernelsPass>(tiling, stages, prefetch);
+                                                  unsigned prefetch,
+                                                  bool asyncCopies) {
+  return std::make_unique<TensorCoreKernelsPass>(tiling, stages, prefetch,
+                                                 asyncCopies);
 }
 std::unique_ptr<Pass> createAlignWorkgroupMemoryPass() {
   return std::make_unique<AlignWorkgroupMemoryPass>();

@@ -46,9 +46,11 @@ struct GpuPipelineOptions {
   /// Tuning experiments: the tiling every tiled GEMM kernel that can use it
   /// gets instead of its own choice (see createTensorCoreKernelsPass).
   std::string gemmTiling;
-  /// Copies of the tiled GEMM kernels' A and B tiles in workgroup memory
-  /// (2: where they fit).
-  unsigned gemmStages = 2;
+  /// Copies of the tiled GEMM kernels' A and B tiles in workgroup memory,
+  /// at most (as many as fit; 0: 2, or 4 with gemmAsyncCopies).
+  unsigned gemmStages = 0;
+  /// Tensor-core tiles go to workgroup memory by cp.async (CUDA only).
+  bool gemmAsyncCopies = false;
   /// K steps ahead that the tiled GEMM kernels load their tiles (1 to 4;
   /// 0: 2 on tensor cores, 1 on CUDA cores).
   unsigned gemmPrefetch = 0;
@@ -117,10 +119,12 @@ bool isMarkedForTiledGemm(mlir::Operation *op);
 /// (CUDA cores), and the elementwise op after it as its epilogue.
 /// `tiling` (tuning experiments): one tiling for every kernel that can use
 /// it, "UMxUNxPMxPN[sS]".
-/// `stages` 2: two copies of the tiles where they fit (see Tiling).
+/// `stages`: copies of the tiles, as many as fit up to this (see Tiling;
+/// 0: 2, or 4 with `asyncCopies`, which has tensor cores copy their tiles
+/// to workgroup memory with cp.async).
 std::unique_ptr<mlir::Pass>
-createTensorCoreKernelsPass(llvm::StringRef tiling = "", unsigned stages = 2,
-                            unsigned prefetch = 0);
+createTensorCoreKernelsPass(llvm::StringRef tiling = "", unsigned stages = 0,
+                            unsigned prefetch = 0, bool asyncCopies = false);
 
 /// `onnx-tosa-row-kernels{subgroup-reduce=false subgroup-size=0}`: a row
 /// reduction and the ops around it on the same rows become one kernel with

@@ -71,7 +71,7 @@ void buildGpuToPtxPipeline(OpPassManager &pm, const NvptxOptions &opts) {
       "nvvm-attach-target{chip=" + opts.chip + " features=" + opts.features +
       " O=" + std::to_string(opts.optLevel) +
       (opts.libdevice.empty() ? "" : " l=" + opts.libdevice) +
-      "},gpu.module(convert-scf-to-cf,lower-affine,"
+      "},gpu.module(convert-scf-to-cf,lower-affine,convert-nvgpu-to-nvvm,"
       "convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=true},"
       "canonicalize,cse,reconcile-unrealized-casts),"
       "gpu-module-to-binary{format=" +

@@ -168,9 +168,15 @@ cl::opt<std::string> gemmTiling(
 cl::opt<unsigned> gemmStages(
     "gemm-stages",
     cl::desc("Tuning experiments: copies of the tiled GEMM kernels' A and B "
-             "tiles in workgroup memory, 1 or 2 (default 2: where they "
-             "fit)"),
-    cl::init(2), cl::Hidden, cl::cat(category));
+             "tiles in workgroup memory, at most (as many as fit): 1 or 2, "
+             "2 to 4 with --gemm-async-copies (default: 2, 4 with "
+             "--gemm-async-copies)"),
+    cl::init(0), cl::Hidden, cl::cat(category));
+cl::opt<bool> gemmAsyncCopies(
+    "gemm-async-copies",
+    cl::desc("Tuning experiments: on tensor cores (CUDA), the tiles go to "
+             "workgroup memory by asynchronous copies (cp.async)"),
+    cl::init(false), cl::Hidden, cl::cat(category));
 cl::opt<unsigned> gemmPrefetch(
     "gemm-prefetch",
     cl::desc("Tuning experiments: K steps ahead that the tiled GEMM kernels "
@@ -452,6 +458,8 @@ int main(int argc, char **argv) {
   gpuOptions.gemmTiling = gemmTiling;
   gpuOptions.gemmStages = gemmStages;
   gpuOptions.gemmPrefetch = gemmPrefetch;
+  gpuOptions.gemmAsyncCopies =
+      gemmAsyncCopies && target == onnx_tosa::Target::Cuda;
   gpuOptions.vectorWidth =
       vectorWidth ? vectorWidth : (target == onnx_tosa::Target::Cuda ? 4u : 1u);
   gpuOptions.subgroupReduce = subgroupReduce;

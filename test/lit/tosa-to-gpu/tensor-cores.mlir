@@ -7,6 +7,7 @@
 // RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels{stages=1 prefetch=1}))' | FileCheck %s --check-prefix=KERNEL
 // RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels))' | FileCheck %s --check-prefix=STAGES
 // RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels{tiling=8x8x1x1s2}))' | FileCheck %s --check-prefix=FORCED
+// RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels{async-copies=true}))' | FileCheck %s --check-prefix=ASYNC
 // RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels{stages=1 prefetch=1},onnx-tosa-distribute-loops),gpu-kernel-outlining,onnx-tosa-align-workgroup-memory)' | FileCheck %s --check-prefix=OUTLINED
 
 // 256x512x128: 32 blocks of 64x64 would not fill 132 multiprocessors, so
@@ -129,6 +130,31 @@ func.func @conv_selected(%x: tensor<1x9x9x64xf16>, %w: tensor<3x3x64x128xf16>, %
 // STAGES: vector.store %{{.*}}, %[[SA]][%[[WRITE]],
 // STAGES: gpu.barrier
 // STAGES-NEXT: scf.yield {{.*}} : !gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">, !gpu.mma_matrix<16x16xf32, "COp">, vector<8xf16>, vector<8xf16>, vector<8xf16>, vector<8xf16>
+// With asynchronous copies: four copies of the tiles (as many as fit in
+// 48 KiB), the first three steps' copies started before the loop, and in
+// each step a wait for its own (two newer groups may still be under way),
+// one barrier, the copies of the step three ahead into the copy the step
+// before read, then the products.
+// ASYNC-LABEL: func.func @kernel
+// ASYNC: workgroup(%[[SA:.*]] : memref<4x64x40xf16, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<4x32x72xf16, #gpu.address_space<workgroup>>)
+// ASYNC-COUNT-2: nvgpu.device_async_create_group
+// ASYNC: %[[LAST:.*]] = nvgpu.device_async_create_group
+// ASYNC-NOT: nvgpu.device_async_copy
+// ASYNC: scf.for
+// ASYNC: %[[STEP:.*]] = arith.divui
+// ASYNC-NEXT: nvgpu.device_async_wait %[[LAST]] {numGroups = 2 : i32}
+// ASYNC-NEXT: gpu.barrier
+// ASYNC: %[[WRITE:.*]] = arith.remui %{{.*}}, %c4
+// ASYNC: nvgpu.device_async_copy %{{.*}}[%{{.*}}], %[[SA]][%[[WRITE]], %{{.*}}, %{{.*}}], 8 {bypassL1}
+// ASYNC: nvgpu.device_async_copy %{{.*}}[%{{.*}}], %[[SB]][%[[WRITE]], %{{.*}}, %{{.*}}], 8 {bypassL1}
+// ASYNC: nvgpu.device_async_create_group
+// ASYNC: %[[READ:.*]] = arith.remui %[[STEP]], %c4
+// ASYNC-NOT: gpu.barrier
+// ASYNC-COUNT-2: gpu.subgroup_mma_load_matrix %[[SA]][%[[READ]],
+// ASYNC-NOT: gpu.barrier
+// ASYNC: scf.yield
+// ASYNC-NEXT: }
+// ASYNC-NEXT: nvgpu.device_async_wait %[[LAST]] {numGroups = 0 : i32}
 // OUTLINED-LABEL: gpu.func @kernel_kernel
 // OUTLINED-SAME: workgroup(%{{.*}} : memref<64x40xf16, #gpu.address_space<workgroup>> {llvm.align = 128 : i64}, %{{.*}} : memref<32x72xf16, #gpu.address_space<workgroup>> {llvm.align = 128 : i64})
 func.func @kernel(%a: memref<2x512x256xf16>, %b: memref<2x256x1024xf16>, %c: memref<2x512x1024xf32>) {

@@ -7,7 +7,9 @@ own tiling and with each tiling the kernel accepts
 (onnx-tosa-compile --gemm-tiling=UMxUNxPMxPN[sS]), each as the compiler
 would build it, with one copy of the tiles in workgroup memory
 (--gemm-stages=1, loads one K step ahead), and, where two copies fit, with
-two and the loads 1 to 4 K steps ahead (--gemm-prefetch); and times the
+two and the loads 1 to 4 K steps ahead (--gemm-prefetch), and with
+--async-copies also on tensor cores with the tiles copied by cp.async into
+2 to 4 copies (--gemm-async-copies --gemm-stages=S); and times the
 kernels of each (onnx-tosa-run --profile: every launch alone, median, by
 CUDA events or Vulkan timestamps; a split K is two launches). It prints,
 per shape, the compiler's choice, the fastest configuration and their
@@ -17,6 +19,7 @@ set from.
     python3 benchmarks/gemm_tilings.py --compiler BIN --runner BIN --out DIR
         [--shapes 1024x768x768,...] [--precisions fp32,fp16]
         [--tilings all|default|UMxUNxPMxPN[sS],...] [--target cuda|vulkan]
+        [--async-copies]
 
 This is a benchmark, not a test: it asserts nothing.
 """
@@ -111,6 +114,9 @@ def main():
                    help="all (every tiling of the kernel; only the "
                    "compiler's own for shapes over 2^32 multiply-adds), "
                    "default (only the compiler's own) or a list")
+    p.add_argument("--async-copies", action="store_true",
+                   help="also each fp16 configuration with two stages, its "
+                   "tiles copied asynchronously into 2, 3 and 4 copies")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 4)
     a = p.parse_args()
     device = "cuda" if a.target == "cuda" else "vulkan"
@@ -120,14 +126,16 @@ def main():
     work = a.out / "work"
     work.mkdir(exist_ok=True)
 
-    # (shape, dtype, tiling or "" for the default, stages, prefetch)
+    # (shape, dtype, tiling or "" for the default, stages, prefetch, async)
     configs = []
     # (stages, prefetch); prefetch 0: the compiler's own.
     variants = [(2, 0), (1, 1), (2, 1), (2, 2), (2, 3), (2, 4)]
     for shape in a.shapes.split(","):
         m, n, k = map(int, shape.split("x"))
         for dtype in a.precisions.split(","):
-            configs += [(shape, dtype, "", s, p) for s, p in variants]
+            configs += [(shape, dtype, "", s, p, False) for s, p in variants]
+            if a.async_copies and dtype == "fp16":
+                configs += [(shape, dtype, "", s, 0, True) for s in (2, 3, 4)]
             if a.tilings == "default":
                 continue
             if a.tilings == "all":
@@ -142,17 +150,21 @@ def main():
                 if not valid(t, m, n, k, dtype) or not (
                         fits(t, dtype, 1) or fits(t, dtype, 2)):
                     continue
-                configs.append((shape, dtype, t, 2, 0))
+                configs.append((shape, dtype, t, 2, 0, False))
                 if fits(t, dtype, 1):
-                    configs.append((shape, dtype, t, 1, 1))
+                    configs.append((shape, dtype, t, 1, 1, False))
                 if "s" not in t and fits(t, dtype, 2):
-                    configs += [(shape, dtype, t, 2, p) for p in (1, 2, 3)]
+                    configs += [(shape, dtype, t, 2, p, False)
+                                for p in (1, 2, 3)]
+                if a.async_copies and dtype == "fp16":
+                    configs += [(shape, dtype, t, s, 0, True)
+                                for s in (2, 3, 4)]
 
     def compile_one(cfg):
-        shape, dtype, tiling, stages, prefetch = cfg
+        shape, dtype, tiling, stages, prefetch, async_ = cfg
         onnx_path = work / f"gemm_{shape}_{dtype}.onnx"
         art = (work / f"gemm_{shape}_{dtype}_{tiling or 'default'}_{stages}"
-               f"_{prefetch}.otsa")
+               f"_{prefetch}{'_async' if async_ else ''}.otsa")
         cmd = [a.compiler, str(onnx_path), f"--target={a.target}", "-o",
                str(art),
                f"--gemm-stages={stages}"]
@@ -160,6 +172,8 @@ def main():
             cmd.append(f"--gemm-prefetch={prefetch}")
         if tiling:
             cmd.append(f"--gemm-tiling={tiling}")
+        if async_:
+            cmd.append("--gemm-async-copies")
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
         return art if r.returncode == 0 else r.stderr.strip()[-200:]
 
@@ -173,10 +187,11 @@ def main():
 
     results = []
     partial = (a.out / "gemm_tilings.jsonl").open("w")
-    for (shape, dtype, tiling, stages, prefetch), art in zip(configs, arts):
+    for (shape, dtype, tiling, stages, prefetch, async_), art in zip(configs,
+                                                                     arts):
         row = {"shape": shape, "precision": dtype,
                "tiling": tiling or "default", "stages": stages,
-               "prefetch": prefetch}
+               "prefetch": prefetch, "async": async_}
         if isinstance(art, str):
             row["error"] = art
         else:
@@ -197,16 +212,18 @@ def main():
 
     (a.out / "gemm_tilings.json").write_text(json.dumps(results, indent=1))
     lines = ["| shape MxNxK | precision | compiler's choice ms | its grid | "
-             "1 stage ms | 2 stages, prefetch 1 / 2 / 3 / 4 ms | best tiling "
-             "(stages, prefetch) | best ms | choice / best |",
-             "|---|---|---:|---|---:|---:|---|---:|---:|"]
+             "1 stage ms | 2 stages, prefetch 1 / 2 / 3 / 4 ms | async "
+             "copies, at most 2 / 3 / 4 stages ms | best tiling "
+             "(stages, prefetch or async) | best ms | choice / best |",
+             "|---|---|---:|---|---:|---:|---:|---|---:|---:|"]
     for shape in a.shapes.split(","):
         for dtype in a.precisions.split(","):
             rows = [r for r in results if r["shape"] == shape and
                     r["precision"] == dtype and "ms" in r]
-            def pick(stages, prefetch):
+            def pick(stages, prefetch, async_=False):
                 return next((r for r in rows if r["tiling"] == "default" and
                              r["stages"] == stages and
+                             r.get("async", False) == async_ and
                              r.get("prefetch", 1) == prefetch), None)
             default = pick(2, 0)
             if not rows or not default:
@@ -216,13 +233,16 @@ def main():
             ahead = " / ".join(f"{r['ms']:.4f}" if r else "-" for r in
                                (pick(2, 1), pick(2, 2), pick(2, 3),
                                 pick(2, 4)))
+            copies = " / ".join(f"{r['ms']:.4f}" if r else "-" for r in
+                                (pick(s, 0, True) for s in (2, 3, 4)))
             lines.append(
                 f"| {shape} | {dtype} | {default['ms']:.4f} | "
                 f"{' + '.join(default['grids'])} | "
                 f"{one['ms'] if one else float('nan'):.4f} | "
-                f"{ahead} | "
+                f"{ahead} | {copies} | "
                 f"{best['tiling']} ({best['stages']}, "
-                f"{best.get('prefetch', 1)}) | {best['ms']:.4f} | "
+                f"{'async' if best.get('async') else best.get('prefetch', 1)})"
+                f" | {best['ms']:.4f} | "
                 f"{default['ms'] / best['ms']:.2f}x |")
     table = "\n".join(lines) + "\n"
     (a.out / "gemm_tilings.md").write_text(table)

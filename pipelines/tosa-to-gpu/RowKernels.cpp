@@ -313,6 +313,7 @@ public:
   bool accepts(Operation *op);
   void add(Operation *op);
   bool hasReduction() const { return reductions > 0; }
+  void dropUnusedFills();
   ArrayRef<Operation *> members() const { return ops; }
   void build(const SubgroupReduction &subgroups);
 
@@ -435,6 +436,23 @@ void RowKernel::add(Operation *op) {
     written.push_back(l);
     writtenBases.insert(l.base);
   }
+}
+
+/// A fill joins a kernel in case a reduction after it starts from it; the
+/// fills no reduction of the kernel starts from stay where they are, for
+/// the ops (and kernels) that do read them. Taking one and dropping it
+/// left those reading uninitialized memory.
+void RowKernel::dropUnusedFills() {
+  DenseSet<Value> started;
+  for (Operation *op : ops)
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+        linalgOp && !isa<linalg::FillOp>(op) &&
+        linalgOp.getNumReductionLoops() > 0)
+      started.insert(viewSource(linalgOp.getDpsInits()[0]));
+  llvm::erase_if(ops, [&](Operation *op) {
+    auto fill = dyn_cast<linalg::FillOp>(op);
+    return fill && !started.contains(viewSource(fill.getDpsInits()[0]));
+  });
 }
 
 bool RowKernel::usedOutside(Value base) const {
@@ -776,6 +794,7 @@ struct RowKernelsPass
       if (!kernel->hasReduction() ||
           !llvm::is_contained(kernel->members(), seed.getOperation()))
         continue;
+      kernel->dropUnusedFills();
       for (Operation *op : kernel->members())
         taken.insert(op);
       kernel->build({subgroupReduce, subgroupSize});

@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVAttributes.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVDialect.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
@@ -63,6 +64,7 @@ struct PrepareSpirvPass
     module->setAttr(spirv::getTargetEnvAttrName(), env);
     scalarizeVectorAccesses(module);
     propagateNaNInSubgroupMinMax(module);
+    guardLoopsThatMayNotRun(module);
     // convert-gpu-to-spirv converts only reductions not marked uniform (a
     // hint that every lane takes part, which the group operations do not
     // need).
@@ -98,6 +100,38 @@ struct PrepareSpirvPass
       func->setAttr(gpu::GPUFuncOp::getNumWorkgroupAttributionsAttrName(),
                     b.getI64IntegerAttr(0));
     });
+  }
+
+  /// LLVM 22's scf.for to SPIR-V conversion keeps loop-carried values in
+  /// function variables that only the loop body stores to: a loop that runs
+  /// no iteration returns undefined values instead of its initial ones
+  /// (llvm-project issue 211981; fixed after 22.1). Such a loop, unless its
+  /// trip count is a known non-zero constant, runs under an scf.if that
+  /// otherwise yields the initial values. (The row kernels' loop over the
+  /// subgroups' partial results runs no iteration where one subgroup holds
+  /// the whole workgroup, as on NVIDIA GPUs.)
+  static void guardLoopsThatMayNotRun(ModuleOp module) {
+    SmallVector<scf::ForOp> loops;
+    module.walk([&](scf::ForOp loop) {
+      std::optional<APInt> trips = loop.getStaticTripCount();
+      if (loop.getNumResults() > 0 && !(trips && !trips->isZero()))
+        loops.push_back(loop);
+    });
+    for (scf::ForOp loop : loops) {
+      ImplicitLocOpBuilder b(loop.getLoc(), loop);
+      Value runs = arith::CmpIOp::create(
+          b, loop.getUnsignedCmp() ? arith::CmpIPredicate::ult
+                                   : arith::CmpIPredicate::slt,
+          loop.getLowerBound(), loop.getUpperBound());
+      auto guard = scf::IfOp::create(b, loop.getResultTypes(), runs,
+                                     /*withElseRegion=*/true);
+      loop->replaceAllUsesWith(guard);
+      loop->moveBefore(guard.thenBlock(), guard.thenBlock()->end());
+      b.setInsertionPointToEnd(guard.thenBlock());
+      scf::YieldOp::create(b, loop.getResults());
+      b.setInsertionPointToEnd(guard.elseBlock());
+      scf::YieldOp::create(b, loop.getInitArgs());
+    }
   }
 
   /// gpu.subgroup_reduce maximumf/minimumf return NaN if any lane's value

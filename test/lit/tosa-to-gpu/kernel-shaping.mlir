@@ -26,6 +26,23 @@ func.func @row_sum(%x: tensor<128x768xf32>) -> tensor<128x1xf32> {
 
 // -----
 
+// Two row reductions whose accumulators CSE had started from one fill: each
+// gets a row kernel with its own fill. The first kernel used to take the
+// second one's fill as well and drop it, leaving the second reduction to a
+// plain loop that read its accumulator uninitialized.
+// LINALG-LABEL: func.func @shared_fill
+// GPU-LABEL: func.func @shared_fill
+// GPU: gpu.launch_func @shared_fill_kernel::@shared_fill_kernel blocks in (%c6, %c1, %c1) threads in (%c128, %c1, %c1)
+// GPU-NEXT: gpu.launch_func @shared_fill_kernel_0::@shared_fill_kernel blocks in (%c6, %c1, %c1) threads in (%c256, %c1, %c1)
+// GPU-NEXT: return
+func.func @shared_fill(%x: tensor<6x640xf32>, %y: tensor<6x4096xf32>) -> (tensor<6x1xf32>, tensor<6x1xf32>) {
+  %0 = tosa.reduce_max %x {axis = 1 : i32} : (tensor<6x640xf32>) -> tensor<6x1xf32>
+  %1 = tosa.reduce_max %y {axis = 1 : i32} : (tensor<6x4096xf32>) -> tensor<6x1xf32>
+  return %0, %1 : tensor<6x1xf32>, tensor<6x1xf32>
+}
+
+// -----
+
 // 16 rows of 16384 (longer than a row kernel takes): the sum is split into
 // 64 partial sums per row (256 elements each); a row kernel of 64 threads
 // per row then adds up each row's 64.

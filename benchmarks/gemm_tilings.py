@@ -7,9 +7,10 @@ own tiling and with each tiling the kernel accepts
 (onnx-tosa-compile --gemm-tiling=UMxUNxPMxPN[sS]), each as the compiler
 would build it, with one copy of the tiles in workgroup memory
 (--gemm-stages=1, loads one K step ahead), and, where two copies fit, with
-two and the loads 1 to 4 K steps ahead (--gemm-prefetch), and with
---async-copies also on tensor cores with the tiles copied by cp.async into
-2 to 4 copies (--gemm-async-copies --gemm-stages=S); and times the
+two and the loads 1 to 4 K steps ahead (--gemm-prefetch; both through
+registers: --gemm-async-copies=none), and with --async-copies also on
+tensor cores with the tiles copied by cp.async into 2 to 4 copies
+(--gemm-async-copies=all --gemm-stages=S); and times the
 kernels of each (onnx-tosa-run --profile: every launch alone, median, by
 CUDA events or Vulkan timestamps; a split K is two launches). It prints,
 per shape, the compiler's choice, the fastest configuration and their
@@ -172,8 +173,10 @@ def main():
             cmd.append(f"--gemm-prefetch={prefetch}")
         if tiling:
             cmd.append(f"--gemm-tiling={tiling}")
-        if async_:
-            cmd.append("--gemm-async-copies")
+        if stages != 2 or prefetch or tiling or async_:
+            # The compiler's choice (two stages, its own prefetch) alone is
+            # left to the compiler; the others say how tiles are loaded.
+            cmd.append("--gemm-async-copies=" + ("all" if async_ else "none"))
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
         return art if r.returncode == 0 else r.stderr.strip()[-200:]
 

@@ -1519,11 +1519,13 @@ struct TensorCoreKernelsPass
       : PassWrapper(other) {}
   // `ahead` 0: each kernel's own (see runOnOperation).
   TensorCoreKernelsPass(StringRef spec, unsigned copies, unsigned ahead,
-                        bool async) {
+                        AsyncCopies async) {
     tiling = spec.str();
     stages = copies;
     prefetch = ahead;
-    asyncCopies = async;
+    asyncCopies = async == AsyncCopies::All       ? "all"
+                  : async == AsyncCopies::Matmuls ? "matmuls"
+                                                  : "none";
   }
 
   Option<unsigned> stages{
@@ -1533,12 +1535,13 @@ struct TensorCoreKernelsPass
                      "registers, 2 to 4 with async-copies (0: 2, or 4 with "
                      "async-copies)"),
       llvm::cl::init(0)};
-  Option<bool> asyncCopies{
+  Option<std::string> asyncCopies{
       *this, "async-copies",
-      llvm::cl::desc("on tensor cores, tiles go to workgroup memory by "
-                     "asynchronous copies (nvgpu.device_async_copy: "
-                     "cp.async), stages - 1 K steps ahead"),
-      llvm::cl::init(false)};
+      llvm::cl::desc("which tensor-core kernels copy their tiles to "
+                     "workgroup memory asynchronously (nvgpu.device_async_"
+                     "copy: cp.async), stages - 1 K steps ahead: none, "
+                     "matmuls or all"),
+      llvm::cl::init("none")};
   Option<unsigned> prefetch{
       *this, "prefetch",
       llvm::cl::desc("K steps ahead that tiles are loaded, 1 to 4 (0: 2 on "
@@ -1562,6 +1565,12 @@ struct TensorCoreKernelsPass
                     scf::SCFDialect, vector::VectorDialect>();
   }
   void runOnOperation() override {
+    if (!llvm::is_contained({"none", "matmuls", "all"}, asyncCopies)) {
+      getOperation().emitError("onnx-tosa-tensor-core-kernels: async-copies "
+                               "must be none, matmuls or all, not '")
+          << asyncCopies << "'";
+      return signalPassFailure();
+    }
     SmallVector<linalg::LinalgOp> ops;
     getOperation().walk([&](linalg::LinalgOp op) {
       if (isMarkedForTiledGemm(op) && op.hasPureBufferSemantics())
@@ -1605,7 +1614,10 @@ struct TensorCoreKernelsPass
           epilogueOf(op, roots[2], fill, {roots[0], roots[1]});
       // (Asynchronous copies stage C a fragment row at a time, which a cut
       // last row tile that starts from C cannot have: see above.)
-      if (asyncCopies && asyncCopyFits(*g, *t) &&
+      bool async = asyncCopies == "all" ||
+                   (asyncCopies == "matmuls" &&
+                    !isa<linalg::Conv2DNhwcHwcfOp>(op));
+      if (async && asyncCopyFits(*g, *t) &&
           (fill || g->m % t->tileM() == 0)) {
         // As many copies as fit, up to `stages`; at least two.
         int64_t most = stages ? std::clamp<int64_t>(stages, 2, 4) : 4;
@@ -1672,7 +1684,7 @@ std::unique_ptr<Pass> createSelectTensorCoreOpsPass(bool tensorCores,
 std::unique_ptr<Pass> createTensorCoreKernelsPass(StringRef tiling,
                                                   unsigned stages,
                                                   unsigned prefetch,
-                                                  bool asyncCopies) {
+                                                  AsyncCopies asyncCopies) {
   return std::make_unique<TensorCoreKernelsPass>(tiling, stages, prefetch,
                                                  asyncCopies);
 }

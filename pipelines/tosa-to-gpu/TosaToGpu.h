@@ -22,6 +22,13 @@ namespace onnx_tosa {
 /// in y and z): kernels never launch more along one dimension.
 constexpr int64_t kMaxGridDimension = 65535;
 
+/// Which tiled GEMM kernels on tensor cores copy their A and B tiles to
+/// workgroup memory by asynchronous copies (cp.async), up to 4 copies of
+/// them in flight, instead of through registers: on the H200 that took 9 to
+/// 30 % off BERT's matmuls and ResNet-50 b1's convolutions 23 % slower
+/// (benchmarks/results/gemm-tilings-2026-12-03/), hence matmuls only.
+enum class AsyncCopies { None, Matmuls, All };
+
 struct GpuPipelineOptions {
   /// Threads per block (CUDA) / workgroup (Vulkan) of distributed loops.
   unsigned blockSize = 256;
@@ -47,10 +54,11 @@ struct GpuPipelineOptions {
   /// gets instead of its own choice (see createTensorCoreKernelsPass).
   std::string gemmTiling;
   /// Copies of the tiled GEMM kernels' A and B tiles in workgroup memory,
-  /// at most (as many as fit; 0: 2, or 4 with gemmAsyncCopies).
+  /// at most (as many as fit; 0: 2, or 4 with asynchronous copies).
   unsigned gemmStages = 0;
-  /// Tensor-core tiles go to workgroup memory by cp.async (CUDA only).
-  bool gemmAsyncCopies = false;
+  /// Tensor-core kernels whose tiles go to workgroup memory by cp.async
+  /// (the CUDA target: matmuls).
+  AsyncCopies gemmAsyncCopies = AsyncCopies::None;
   /// K steps ahead that the tiled GEMM kernels load their tiles (1 to 4;
   /// 0: 2 on tensor cores, 1 on CUDA cores).
   unsigned gemmPrefetch = 0;
@@ -120,11 +128,11 @@ bool isMarkedForTiledGemm(mlir::Operation *op);
 /// `tiling` (tuning experiments): one tiling for every kernel that can use
 /// it, "UMxUNxPMxPN[sS]".
 /// `stages`: copies of the tiles, as many as fit up to this (see Tiling;
-/// 0: 2, or 4 with `asyncCopies`, which has tensor cores copy their tiles
-/// to workgroup memory with cp.async).
+/// 0: 2, or 4 with asynchronous copies, see AsyncCopies).
 std::unique_ptr<mlir::Pass>
 createTensorCoreKernelsPass(llvm::StringRef tiling = "", unsigned stages = 0,
-                            unsigned prefetch = 0, bool asyncCopies = false);
+                            unsigned prefetch = 0,
+                            AsyncCopies asyncCopies = AsyncCopies::None);
 
 /// `onnx-tosa-row-kernels{subgroup-reduce=false subgroup-size=0}`: a row
 /// reduction and the ops around it on the same rows become one kernel with

@@ -169,14 +169,22 @@ cl::opt<unsigned> gemmStages(
     "gemm-stages",
     cl::desc("Tuning experiments: copies of the tiled GEMM kernels' A and B "
              "tiles in workgroup memory, at most (as many as fit): 1 or 2, "
-             "2 to 4 with --gemm-async-copies (default: 2, 4 with "
-             "--gemm-async-copies)"),
+             "2 to 4 with asynchronous copies (default: 2, 4 with "
+             "asynchronous copies: --gemm-async-copies)"),
     cl::init(0), cl::Hidden, cl::cat(category));
-cl::opt<bool> gemmAsyncCopies(
+enum class AsyncCopiesFlag { Auto, None, Matmuls, All };
+cl::opt<AsyncCopiesFlag> gemmAsyncCopies(
     "gemm-async-copies",
-    cl::desc("Tuning experiments: on tensor cores (CUDA), the tiles go to "
-             "workgroup memory by asynchronous copies (cp.async)"),
-    cl::init(false), cl::Hidden, cl::cat(category));
+    cl::desc("Tuning experiments: which tensor-core GEMM kernels (CUDA) copy "
+             "their tiles to workgroup memory by cp.async"),
+    cl::values(clEnumValN(AsyncCopiesFlag::Auto, "auto",
+                          "matmuls (default)"),
+               clEnumValN(AsyncCopiesFlag::None, "none", "none"),
+               clEnumValN(AsyncCopiesFlag::Matmuls, "matmuls",
+                          "matmuls, not convolutions"),
+               clEnumValN(AsyncCopiesFlag::All, "all",
+                          "also convolutions")),
+    cl::init(AsyncCopiesFlag::Auto), cl::Hidden, cl::cat(category));
 cl::opt<unsigned> gemmPrefetch(
     "gemm-prefetch",
     cl::desc("Tuning experiments: K steps ahead that the tiled GEMM kernels "
@@ -458,8 +466,12 @@ int main(int argc, char **argv) {
   gpuOptions.gemmTiling = gemmTiling;
   gpuOptions.gemmStages = gemmStages;
   gpuOptions.gemmPrefetch = gemmPrefetch;
+  using onnx_tosa::AsyncCopies;
   gpuOptions.gemmAsyncCopies =
-      gemmAsyncCopies && target == onnx_tosa::Target::Cuda;
+      target != onnx_tosa::Target::Cuda ? AsyncCopies::None
+      : gemmAsyncCopies == AsyncCopiesFlag::None ? AsyncCopies::None
+      : gemmAsyncCopies == AsyncCopiesFlag::All  ? AsyncCopies::All
+                                                 : AsyncCopies::Matmuls;
   gpuOptions.vectorWidth =
       vectorWidth ? vectorWidth : (target == onnx_tosa::Target::Cuda ? 4u : 1u);
   gpuOptions.subgroupReduce = subgroupReduce;

@@ -286,7 +286,8 @@ struct SubgroupReduction {
 /// The subgroup reduction that does what `combiner` does, for 32-bit
 /// values (subgroup operations on other widths are optional in Vulkan).
 std::optional<gpu::AllReduceOperation> subgroupKindOf(Operation *combiner) {
-  if (combiner->getResult(0).getType().getIntOrFloatBitWidth() != 32)
+  Type type = combiner->getResult(0).getType();
+  if (!type.isIntOrFloat() || type.getIntOrFloatBitWidth() != 32)
     return std::nullopt;
   using Kind = gpu::AllReduceOperation;
   return TypeSwitch<Operation *, std::optional<Kind>>(combiner)
@@ -351,6 +352,12 @@ private:
   void emitElementwise(ImplicitLocOpBuilder &b, linalg::LinalgOp op);
   void emitReduction(ImplicitLocOpBuilder &b, linalg::LinalgOp op,
                      Value scratchBuffer, const SubgroupReduction &subgroups);
+  Value combineInSubgroups(ImplicitLocOpBuilder &b, Value partial,
+                           gpu::AllReduceOperation kind, Value scratch,
+                           int64_t subgroupSize,
+                           function_ref<Value(Value, Value)> combine);
+  Value combineInTree(ImplicitLocOpBuilder &b, Value partial, Value scratch,
+                      function_ref<Value(Value, Value)> combine);
 };
 
 bool RowKernel::readable(linalg::LinalgOp op, OpOperand &operand,
@@ -560,6 +567,84 @@ void RowKernel::emitElementwise(ImplicitLocOpBuilder &b,
   }
 }
 
+/// Every thread's `partial` combined (`combine`) into the workgroup's
+/// result, which every thread gets: each subgroup combines its lanes' values
+/// in registers, the first lane of each writes the subgroup's result to
+/// `scratch`, and after one barrier every thread combines those in order.
+/// `subgroupSize` 0: the device's (as many subgroups as it makes).
+Value RowKernel::combineInSubgroups(ImplicitLocOpBuilder &b, Value partial,
+                                    gpu::AllReduceOperation kind, Value scratch,
+                                    int64_t subgroupSize,
+                                    function_ref<Value(Value, Value)> combine) {
+  auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, v); };
+  auto load = [&](Value i) {
+    return memref::LoadOp::create(b, scratch, ValueRange{i});
+  };
+  Value mine = gpu::SubgroupReduceOp::create(b, partial, kind,
+                                             /*uniform=*/true);
+  if (subgroupSize > 0 && threads <= subgroupSize)
+    return mine;
+  Value lane, subgroup, count;
+  if (subgroupSize > 0) {
+    lane = arith::RemUIOp::create(b, thread, c(subgroupSize));
+    subgroup = arith::DivUIOp::create(b, thread, c(subgroupSize));
+  } else {
+    lane = gpu::LaneIdOp::create(b, /*upper_bound=*/nullptr);
+    subgroup = gpu::SubgroupIdOp::create(b, /*upper_bound=*/nullptr);
+    count = gpu::NumSubgroupsOp::create(b, /*upper_bound=*/nullptr);
+  }
+  {
+    OpBuilder::InsertionGuard guard(b);
+    Value first =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::eq, lane, c(0));
+    auto ifOp = scf::IfOp::create(b, TypeRange{}, first,
+                                  /*withElseRegion=*/false);
+    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    memref::StoreOp::create(b, mine, scratch, ValueRange{subgroup});
+  }
+  gpu::BarrierOp::create(b);
+  Value result = load(c(0));
+  if (subgroupSize > 0) {
+    for (int64_t i = 1; i < threads / subgroupSize; ++i)
+      result = combine(result, load(c(i)));
+    return result;
+  }
+  auto loop = scf::ForOp::create(b, c(1), count, c(1), ValueRange{result});
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(loop.getBody());
+  scf::YieldOp::create(
+      b, combine(loop.getRegionIterArgs()[0], load(loop.getInductionVar())));
+  return loop.getResult(0);
+}
+
+/// The same by a tree in workgroup memory: at each step the first half of
+/// the threads still in it combines its values with the second half's.
+Value RowKernel::combineInTree(ImplicitLocOpBuilder &b, Value partial,
+                               Value scratch,
+                               function_ref<Value(Value, Value)> combine) {
+  auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, v); };
+  auto load = [&](Value i) {
+    return memref::LoadOp::create(b, scratch, ValueRange{i});
+  };
+  memref::StoreOp::create(b, partial, scratch, ValueRange{thread});
+  gpu::BarrierOp::create(b);
+  for (int64_t half = threads / 2; half >= 1; half /= 2) {
+    Value active =
+        arith::CmpIOp::create(b, arith::CmpIPredicate::ult, thread, c(half));
+    auto ifOp = scf::IfOp::create(b, TypeRange{}, active,
+                                  /*withElseRegion=*/false);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+      Value combined = combine(load(thread),
+                               load(arith::AddIOp::create(b, thread, c(half))));
+      memref::StoreOp::create(b, combined, scratch, ValueRange{thread});
+    }
+    gpu::BarrierOp::create(b);
+  }
+  return load(c(0));
+}
+
 /// Each thread folds its elements into a partial result with the op's
 /// body; the partial results meet in `scratchBuffer`, after a subgroup
 /// reduction where `subgroups` allows one.
@@ -593,76 +678,11 @@ void RowKernel::emitReduction(ImplicitLocOpBuilder &b, linalg::LinalgOp op,
     map.map(other, theirs);
     return b.clone(*combiner, map)->getResult(0);
   };
-  auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, v); };
-  auto load = [&](Value i) {
-    return memref::LoadOp::create(b, scratchBuffer, ValueRange{i});
-  };
-  auto storeIf = [&](Value condition, Value value, Value i) {
-    OpBuilder::InsertionGuard guard(b);
-    auto ifOp = scf::IfOp::create(b, TypeRange{}, condition,
-                                  /*withElseRegion=*/false);
-    b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-    memref::StoreOp::create(b, value, scratchBuffer, ValueRange{i});
-  };
-  auto ult = [&](Value x, Value y) {
-    return arith::CmpIOp::create(b, arith::CmpIPredicate::ult, x, y);
-  };
-  auto eq = [&](Value x, Value y) {
-    return arith::CmpIOp::create(b, arith::CmpIPredicate::eq, x, y);
-  };
-
-  Value result;
   std::optional<gpu::AllReduceOperation> kind = subgroupKindOf(combiner);
-  if (subgroups.enabled && kind) {
-    // Each subgroup combines its lanes' values in registers; the first lane
-    // of each writes the subgroup's result, and after one barrier every
-    // thread combines those in order.
-    Value mine = gpu::SubgroupReduceOp::create(b, partial, *kind,
-                                               /*uniform=*/true);
-    if (subgroups.size > 0 && threads <= subgroups.size) {
-      result = mine;
-    } else if (subgroups.size > 0) {
-      Value lane = arith::RemUIOp::create(b, thread, c(subgroups.size));
-      Value subgroup = arith::DivUIOp::create(b, thread, c(subgroups.size));
-      storeIf(eq(lane, c(0)), mine, subgroup);
-      gpu::BarrierOp::create(b);
-      result = load(c(0));
-      for (int64_t i = 1; i < threads / subgroups.size; ++i)
-        result = combine(result, load(c(i)));
-    } else {
-      // The subgroup size is the device's: as many subgroups as it makes.
-      Value lane = gpu::LaneIdOp::create(b, /*upper_bound=*/nullptr);
-      Value subgroup = gpu::SubgroupIdOp::create(b, /*upper_bound=*/nullptr);
-      Value count = gpu::NumSubgroupsOp::create(b, /*upper_bound=*/nullptr);
-      storeIf(eq(lane, c(0)), mine, subgroup);
-      gpu::BarrierOp::create(b);
-      auto loop =
-          scf::ForOp::create(b, c(1), count, c(1), ValueRange{load(c(0))});
-      OpBuilder::InsertionGuard guard(b);
-      b.setInsertionPointToStart(loop.getBody());
-      scf::YieldOp::create(b, combine(loop.getRegionIterArgs()[0],
-                                      load(loop.getInductionVar())));
-      result = loop.getResult(0);
-    }
-  } else {
-    // A tree in workgroup memory: at each step the first half of the
-    // threads still in it combines its values with the second half's.
-    memref::StoreOp::create(b, partial, scratchBuffer, ValueRange{thread});
-    gpu::BarrierOp::create(b);
-    for (int64_t half = threads / 2; half >= 1; half /= 2) {
-      auto ifOp = scf::IfOp::create(b, TypeRange{}, ult(thread, c(half)),
-                                    /*withElseRegion=*/false);
-      {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPoint(ifOp.thenBlock()->getTerminator());
-        Value combined = combine(
-            load(thread), load(arith::AddIOp::create(b, thread, c(half))));
-        memref::StoreOp::create(b, combined, scratchBuffer, ValueRange{thread});
-      }
-      gpu::BarrierOp::create(b);
-    }
-    result = load(c(0));
-  }
+  Value result = subgroups.enabled && kind
+                     ? combineInSubgroups(b, partial, *kind, scratchBuffer,
+                                          subgroups.size, combine)
+                     : combineInTree(b, partial, scratchBuffer, combine);
   // The result's indices use the rows' loops alone.
   write(b, op, *init, idx, 0, result);
 }

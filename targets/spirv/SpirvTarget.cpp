@@ -63,7 +63,7 @@ struct PrepareSpirvPass
     }
     module->setAttr(spirv::getTargetEnvAttrName(), env);
     scalarizeVectorAccesses(module);
-    propagateNaNInSubgroupMinMax(module);
+    keepNaNsInSubgroupMinMax(module);
     guardLoopsThatMayNotRun(module);
     // convert-gpu-to-spirv converts only reductions not marked uniform (a
     // hint that every lane takes part, which the group operations do not
@@ -134,36 +134,44 @@ struct PrepareSpirvPass
     }
   }
 
-  /// gpu.subgroup_reduce maximumf/minimumf return NaN if any lane's value
-  /// is NaN, but convert-gpu-to-spirv maps them to GroupNonUniformFMax/FMin,
-  /// which pass over NaNs (maxnumf/minnumf). Each becomes that reduction
-  /// plus one over "is this lane's value NaN", and a select.
-  static void propagateNaNInSubgroupMinMax(ModuleOp module) {
+  /// SPIR-V's GroupNonUniformFMax/FMin, which convert-gpu-to-spirv maps
+  /// gpu.subgroup_reduce's float min/max kinds to, pass over NaNs, and
+  /// their result is undefined when every lane's value is NaN. So
+  /// maximumf/minimumf (NaN if any lane's value is) and maxnumf/minnumf
+  /// (NaN only if every lane's is: TOSA's nan_mode IGNORE starts from NaN)
+  /// each become FMax/FMin plus a reduction over "is this lane's value
+  /// NaN", and a select.
+  static void keepNaNsInSubgroupMinMax(ModuleOp module) {
     using Kind = gpu::AllReduceOperation;
     SmallVector<gpu::SubgroupReduceOp> reductions;
     module.walk([&](gpu::SubgroupReduceOp op) {
-      if (op.getOp() == Kind::MAXIMUMF || op.getOp() == Kind::MINIMUMF)
+      if (llvm::is_contained(
+              {Kind::MAXIMUMF, Kind::MINIMUMF, Kind::MAXNUMF, Kind::MINNUMF},
+              op.getOp()))
         reductions.push_back(op);
     });
     for (gpu::SubgroupReduceOp op : reductions) {
       ImplicitLocOpBuilder b(op.getLoc(), op);
       Value value = op.getValue();
       auto type = cast<FloatType>(value.getType());
+      bool max = op.getOp() == Kind::MAXIMUMF || op.getOp() == Kind::MAXNUMF;
+      bool propagate =
+          op.getOp() == Kind::MAXIMUMF || op.getOp() == Kind::MINIMUMF;
       Value numeric = gpu::SubgroupReduceOp::create(
-          b, value,
-          op.getOp() == Kind::MAXIMUMF ? Kind::MAXNUMF : Kind::MINNUMF,
-          op.getUniform(), op.getClusterSize(), op.getClusterStride());
+          b, value, max ? Kind::MAXNUMF : Kind::MINNUMF, op.getUniform(),
+          op.getClusterSize(), op.getClusterStride());
       Value isNaN =
           arith::CmpFOp::create(b, arith::CmpFPredicate::UNO, value, value);
       Value flag = arith::ExtUIOp::create(b, b.getI32Type(), isNaN);
-      Value anyNaN = gpu::SubgroupReduceOp::create(
-          b, flag, Kind::MAXUI, op.getUniform(), op.getClusterSize(),
-          op.getClusterStride());
+      // Any lane's value NaN (max of the flags), or every lane's (min).
+      Value nanFound = gpu::SubgroupReduceOp::create(
+          b, flag, propagate ? Kind::MAXUI : Kind::MINUI, op.getUniform(),
+          op.getClusterSize(), op.getClusterStride());
       Value nan = arith::ConstantOp::create(
           b, FloatAttr::get(type, APFloat::getNaN(type.getFloatSemantics())));
       Value result = arith::SelectOp::create(
           b,
-          arith::CmpIOp::create(b, arith::CmpIPredicate::ne, anyNaN,
+          arith::CmpIOp::create(b, arith::CmpIPredicate::ne, nanFound,
                                 arith::ConstantIntOp::create(b, 0, 32)),
           nan, numeric);
       op.replaceAllUsesWith(result);

@@ -14,7 +14,8 @@
 // RUN: onnx-tosa-compile %s --target=vulkan --dump-kernels=%t/spv -o %t/m.vulkan.otsa
 // RUN: for f in %t/spv/*.spv; do spirv-val --target-env vulkan1.1 "$f" || exit 1; done
 
-// 128 rows of 768, 256 threads per row: one kernel for both reductions.
+// 128 rows of 768, 256 threads per row: one kernel for the three
+// reductions.
 // On CUDA a warp's 32 lanes reduce, lane 0 of each of the 8 warps writes, one
 // barrier, then every thread folds the 8 values.
 // CUDA-LABEL: gpu.func @main_kernel
@@ -31,6 +32,9 @@
 // CUDA: gpu.barrier
 // CUDA-COUNT-7: arith.maximumf
 // CUDA-NOT: gpu.barrier
+// CUDA: gpu.subgroup_reduce minnumf
+// CUDA: gpu.barrier
+// CUDA-NOT: gpu.barrier
 // CUDA: gpu.return
 
 // On Vulkan the device picks the subgroup size, so its subgroup ids and count.
@@ -44,15 +48,18 @@
 // VULKAN: gpu.subgroup_reduce maximumf
 // VULKAN: gpu.barrier
 // VULKAN-NOT: gpu.barrier
+// VULKAN: gpu.subgroup_reduce minnumf
+// VULKAN: gpu.barrier
+// VULKAN-NOT: gpu.barrier
 // VULKAN: gpu.return
 
 // Without: a tree in workgroup memory, log2(256) + 1 barriers per reduction.
 // TREE-LABEL: gpu.func @main_kernel
 // TREE-NOT: gpu.subgroup_reduce
-// TREE-COUNT-18: gpu.barrier
+// TREE-COUNT-27: gpu.barrier
 // TREE-NOT: gpu.barrier
 
-// PTX-COUNT-10: shfl.sync.bfly.b32
+// PTX-COUNT-15: shfl.sync.bfly.b32
 
 // The loop over the subgroups' results runs only if there are several
 // (an scf.for that runs no iteration returns undefined values in SPIR-V
@@ -68,8 +75,14 @@
 // SPIRV: %[[ANY:.*]] = spirv.GroupNonUniformUMax <Subgroup> <Reduce>
 // SPIRV: %[[ISNAN:.*]] = spirv.INotEqual %[[ANY]]
 // SPIRV: spirv.Select %[[ISNAN]], %{{.*}}, %[[NUMERIC]]
-func.func @main(%x: tensor<128x768xf32>) -> (tensor<128x1xf32>, tensor<128x1xf32>) {
+// With nan_mode IGNORE, NaN only where every value is: the flags' minimum.
+// SPIRV: %[[NUMERIC2:.*]] = spirv.GroupNonUniformFMin <Subgroup> <Reduce>
+// SPIRV: %[[ALL:.*]] = spirv.GroupNonUniformUMin <Subgroup> <Reduce>
+// SPIRV: %[[ALLNAN:.*]] = spirv.INotEqual %[[ALL]]
+// SPIRV: spirv.Select %[[ALLNAN]], %{{.*}}, %[[NUMERIC2]]
+func.func @main(%x: tensor<128x768xf32>) -> (tensor<128x1xf32>, tensor<128x1xf32>, tensor<128x1xf32>) {
   %0 = tosa.reduce_sum %x {axis = 1 : i32} : (tensor<128x768xf32>) -> tensor<128x1xf32>
   %1 = tosa.reduce_max %x {axis = 1 : i32} : (tensor<128x768xf32>) -> tensor<128x1xf32>
-  return %0, %1 : tensor<128x1xf32>, tensor<128x1xf32>
+  %2 = tosa.reduce_min %x {axis = 1 : i32, nan_mode = IGNORE} : (tensor<128x768xf32>) -> tensor<128x1xf32>
+  return %0, %1, %2 : tensor<128x1xf32>, tensor<128x1xf32>, tensor<128x1xf32>
 }

@@ -110,7 +110,8 @@ struct Tiling {
   int64_t slices = 1;
   /// Copies of the A and B tiles in workgroup memory: with 2, a step's
   /// products read one while the next step's tiles are stored to the
-  /// other, one barrier per step instead of two.
+  /// other, one barrier per step instead of two; with asynchronous copies
+  /// up to 4, the copies of the steps ahead in flight in the others.
   int64_t stages = 1;
   /// K steps ahead that the tiles are loaded from global memory.
   int64_t prefetch = 1;
@@ -1115,13 +1116,14 @@ void KernelBuilder::buildGemm(Value aRoot, Value bRoot, Value partials,
   bm = flatView(b, bRoot);
   c = partials ? partials : flatView(b, cRoot);
 
-  // Software pipelining: the tiles of step k + d (`prefetch`) are loaded
-  // from global memory into registers before the products of step k, so
-  // that their latency overlaps the arithmetic of d steps; they go to
-  // workgroup memory during step k + d - 1 (with d > 1 the loop carries the
-  // values in between: d - 1 steps' worth of registers), once every warp is
-  // done reading the copy they replace. Steps past the end reload the last
-  // one (min) rather than branch.
+  // Software pipelining through registers (asynchronous copies below): the
+  // tiles of step k + d (`prefetch`) are loaded from global memory into
+  // registers before the products of step k, so that their latency overlaps
+  // the arithmetic of d steps; they go to workgroup memory during step
+  // k + d - 1 (with d > 1 the loop carries the values in between: d - 1
+  // steps' worth of registers), once every warp is done reading the copy
+  // they replace. Steps past the end reload the last one (min) rather than
+  // branch.
   SmallVector<Value> init = t.simt ? simtAccumulators(zeroInit)
                                    : initialAccumulators(zeroInit);
   auto stepAfter = [&](Value step, int64_t ahead) {

@@ -110,6 +110,17 @@ private:
     int64_t coef;
     bool aligned;
   };
+  static std::optional<LaneIndex> add(std::optional<LaneIndex> x,
+                                      std::optional<LaneIndex> y) {
+    if (!x || !y)
+      return std::nullopt;
+    return LaneIndex{x->coef + y->coef, x->aligned && y->aligned};
+  }
+  std::optional<LaneIndex> mul(std::optional<LaneIndex> x, int64_t c) const {
+    if (!x)
+      return std::nullopt;
+    return LaneIndex{x->coef * c, x->aligned || c % width == 0};
+  }
   std::optional<LaneIndex> analyze(Value v);
   std::optional<LaneIndex> analyze(AffineExpr e, ValueRange dims,
                                    ValueRange symbols);
@@ -156,19 +167,14 @@ InnermostVectorizer::analyze(AffineExpr e, ValueRange dims,
   std::optional<LaneIndex> lhs = analyze(bin.getLHS(), dims, symbols);
   auto rhsConst = dyn_cast<AffineConstantExpr>(bin.getRHS());
   switch (e.getKind()) {
-  case AffineExprKind::Add: {
-    std::optional<LaneIndex> rhs = analyze(bin.getRHS(), dims, symbols);
-    if (!lhs || !rhs)
-      return std::nullopt;
-    return LaneIndex{lhs->coef + rhs->coef, lhs->aligned && rhs->aligned};
-  }
+  case AffineExprKind::Add:
+    return add(lhs, analyze(bin.getRHS(), dims, symbols));
   case AffineExprKind::Mul: {
+    if (rhsConst)
+      return mul(lhs, rhsConst.getValue());
     std::optional<LaneIndex> rhs = analyze(bin.getRHS(), dims, symbols);
     if (!lhs || !rhs)
       return std::nullopt;
-    if (rhsConst)
-      return LaneIndex{lhs->coef * rhsConst.getValue(),
-                       lhs->aligned || rhsConst.getValue() % width == 0};
     if (lhs->coef != 0 || rhs->coef != 0)
       return std::nullopt;
     return LaneIndex{0, lhs->aligned || rhs->aligned};
@@ -246,10 +252,9 @@ InnermostVectorizer::analyze(Value v) {
   if (!lhs || !rhs)
     return std::nullopt;
   if (isa<arith::AddIOp>(def))
-    return LaneIndex{lhs->coef + rhs->coef, lhs->aligned && rhs->aligned};
+    return add(lhs, rhs);
   if (isa<arith::MulIOp>(def) && rhsConst)
-    return LaneIndex{lhs->coef * *rhsConst,
-                     lhs->aligned || *rhsConst % width == 0};
+    return mul(lhs, *rhsConst);
   if (isa<arith::DivUIOp, arith::RemUIOp>(def) && rhsConst)
     return divide(lhs, *rhsConst, isa<arith::RemUIOp>(def));
   return std::nullopt;

@@ -597,6 +597,20 @@ private:
   struct TilePiece {
     Value value, shared, row, col;
   };
+  /// Calls `f(row, col)` for the start of each 16-byte vector of a rows x
+  /// cols tile that this thread moves (each thread whole vectors).
+  void forEachVector(int64_t rows, int64_t cols,
+                     function_ref<void(Value, Value)> f);
+  /// The row of A for row `row` of the tile: rows past the end of a cut
+  /// last tile read the last row (they are not stored).
+  Value aRow(Value row) {
+    Value m = ix.add(m0, row);
+    return edge ? ix.min(m, g.m - 1) : m;
+  }
+  /// Where element (k, n) of this batch's B is.
+  Value bOffset(Value k, Value n) {
+    return ix.add(ix.mul(batch, g.k * g.n), ix.add(ix.mul(k, g.n), n));
+  }
   SmallVector<TilePiece> loadTiles(Value k0);
   void storeTiles(ArrayRef<TilePiece> pieces);
   Value copyTiles(Value k0, Value stage);
@@ -616,6 +630,15 @@ private:
   void buildSliceSum(Value partials);
 };
 
+void KernelBuilder::forEachVector(int64_t rows, int64_t cols,
+                                  function_ref<void(Value, Value)> f) {
+  int64_t perRow = cols / vec();
+  for (int64_t i = 0; i < rows * perRow / t.threads(); ++i) {
+    Value idx = ix.add(thread, i * t.threads());
+    f(ix.div(idx, perRow), ix.mul(ix.rem(idx, perRow), vec()));
+  }
+}
+
 /// Loads the A and B tiles at K offset `k0` from global memory, each thread
 /// whole 16-byte vectors; storeTiles puts them in workgroup memory.
 SmallVector<KernelBuilder::TilePiece> KernelBuilder::loadTiles(Value k0) {
@@ -623,16 +646,12 @@ SmallVector<KernelBuilder::TilePiece> KernelBuilder::loadTiles(Value k0) {
   auto vecType = VectorType::get({vec()}, g.element);
   Value zero = arith::ConstantOp::create(
       b, DenseElementsAttr::get(vecType, b.getZeroAttr(g.element)));
-  // Each thread takes whole vectors of the tile: (row, col) is where one
-  // starts; `source` loads it.
-  auto load = [&](int64_t rows, int64_t cols, Value shared, auto source) {
-    int64_t perRow = cols / vec();
-    for (int64_t i = 0; i < rows * perRow / t.threads(); ++i) {
-      Value idx = ix.add(thread, i * t.threads());
-      Value row = ix.div(idx, perRow);
-      Value col = ix.mul(ix.rem(idx, perRow), vec());
+  // `source` loads the vector that starts at (row, col) of the tile.
+  auto load = [&](int64_t rows, int64_t cols, Value shared,
+                  function_ref<Value(Value, Value)> source) {
+    forEachVector(rows, cols, [&](Value row, Value col) {
       pieces.push_back({source(row, col), shared, row, col});
-    }
+    });
   };
   // Past the end of K (the last step of a K that is not a multiple of the
   // step) A and B read as zero; the loads themselves stay in bounds.
@@ -646,9 +665,7 @@ SmallVector<KernelBuilder::TilePiece> KernelBuilder::loadTiles(Value k0) {
         b, vector::BroadcastOp::create(b, mask, inside), v, zero);
   };
   load(t.tileM(), kTileK, smemA, [&](Value row, Value col) -> Value {
-    Value m = ix.add(m0, row);
-    if (edge) // rows past the end read the last row; they are not stored
-      m = ix.min(m, g.m - 1);
+    Value m = aRow(row);
     Value k = ix.add(k0, col);
     if (vectorA(g)) {
       Value v = vector::LoadOp::create(
@@ -680,10 +697,8 @@ SmallVector<KernelBuilder::TilePiece> KernelBuilder::loadTiles(Value k0) {
   load(kTileK, t.tileN(), smemB, [&](Value row, Value col) -> Value {
     Value k = ix.add(k0, row);
     Value n = ix.add(n0, col);
-    Value offset = ix.add(
-        ix.mul(batch, g.k * g.n),
-        ix.add(ix.mul(kEdge ? ix.min(k, g.k - 1) : k, g.n),
-               nEdge ? ix.min(n, g.n - vec()) : n));
+    Value offset = bOffset(kEdge ? ix.min(k, g.k - 1) : k,
+                           nEdge ? ix.min(n, g.n - vec()) : n);
     Value v = vector::LoadOp::create(b, vecType, bm, ValueRange{offset},
                                      /*nontemporal=*/false, llvm::Align(16));
     Value inside;
@@ -706,27 +721,19 @@ Value KernelBuilder::copyTiles(Value k0, Value stage) {
   Type token = nvgpu::DeviceAsyncTokenType::get(b.getContext());
   SmallVector<Value> copies;
   auto copy = [&](int64_t rows, int64_t cols, Value shared, Value source,
-                  auto offset) {
-    int64_t perRow = cols / vec();
-    for (int64_t i = 0; i < rows * perRow / t.threads(); ++i) {
-      Value idx = ix.add(thread, i * t.threads());
-      Value row = ix.div(idx, perRow);
-      Value col = ix.mul(ix.rem(idx, perRow), vec());
+                  function_ref<Value(Value, Value)> offset) {
+    forEachVector(rows, cols, [&](Value row, Value col) {
       copies.push_back(nvgpu::DeviceAsyncCopyOp::create(
           b, token, shared, staged(stage, {row, col}), source,
           ValueRange{offset(row, col)}, b.getIndexAttr(vec()),
           /*srcElements=*/Value(), /*bypassL1=*/b.getUnitAttr()));
-    }
+    });
   };
   copy(t.tileM(), kTileK, smemA, a, [&](Value row, Value col) {
-    Value m = ix.add(m0, row);
-    if (edge) // rows past the end copy the last row; they are not stored
-      m = ix.min(m, g.m - 1);
-    return aOffset(ix, g, batch, m, ix.add(k0, col));
+    return aOffset(ix, g, batch, aRow(row), ix.add(k0, col));
   });
   copy(kTileK, t.tileN(), smemB, bm, [&](Value row, Value col) {
-    return ix.add(ix.mul(batch, g.k * g.n),
-                  ix.add(ix.mul(ix.add(k0, row), g.n), ix.add(n0, col)));
+    return bOffset(ix.add(k0, row), ix.add(n0, col));
   });
   return nvgpu::DeviceAsyncCreateGroupOp::create(b, token, copies);
 }

@@ -20,9 +20,9 @@ constexpr uint32_t kOpCapability = 17;
 constexpr uint32_t kOpEntryPoint = 15;
 constexpr uint32_t kExecutionModelGLCompute = 5;
 
-/// The SPIR-V capabilities of subgroup operations that the compiler emits
-/// (row reductions, onnx-tosa-compile --subgroup-reduce), with the Vulkan
-/// feature bit each needs and its name.
+/// SPIR-V capabilities of subgroup operations (the compiler's row
+/// reductions declare the first two: onnx-tosa-compile --subgroup-reduce),
+/// with the Vulkan feature bit each needs and its name.
 struct SubgroupCapability {
   uint32_t capability;
   VkSubgroupFeatureFlagBits feature;

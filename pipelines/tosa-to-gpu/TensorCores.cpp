@@ -44,6 +44,11 @@
 // When the zero fill that initializes C directly precedes the op, it is
 // dropped and the accumulators start at zero; otherwise they start from C
 // (a convolution's broadcast bias, say).
+// With `warpgroup-mma` (sm_90a), an f16 GEMM whose 64- or 128-row tiles
+// fill the GPU gets a kernel of another design instead (buildWarpgroupGemm):
+// Hopper's wgmma.mma_async multiplies a warpgroup's 64 rows by the whole
+// tile from swizzled tiles in dynamic workgroup memory, and C goes to memory
+// straight from the accumulators.
 //
 // Operands are addressed through a one-dimensional view of the buffer their
 // expand/collapse_shape chain starts from, so the kernel receives whole
@@ -62,6 +67,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
@@ -88,10 +94,19 @@ constexpr int64_t kBytes = 16;    // global loads; shared-memory row padding
 constexpr int64_t kCPadding = 4;  // floats added to each row of staged C
 constexpr int64_t kSmCount = 132;  // H100/H200 streaming multiprocessors
 constexpr int64_t kMinWarpsPerSm = 4;  // to hide memory latency at all
-constexpr int64_t kMinSliceSteps = 8;  // K steps of a slice of a split K
+constexpr int64_t kMinSliceK = 256;    // K of a slice of a split K
 constexpr int64_t kSimtWarpsPerSm = 10; // CUDA cores: see chooseTiling
 constexpr int64_t kMaxSimtSlices = 4;
 constexpr int64_t kWorkgroupBytes = 48 * 1024; // static workgroup memory
+// Warpgroup MMA (sm_90a): K elements per step, one 128-byte row of f16,
+// which is the span of the 128-byte swizzle; copies of the tiles (the best
+// of 3 and 4 at 4096^3, H200: 543 against 460 TFLOP/s, two blocks fitting on
+// a multiprocessor); the swizzle's period, 8 rows of 128 bytes, at whose
+// multiples the tiles must start (the pattern is taken from address bits).
+constexpr int64_t kWarpgroupK = 64;
+constexpr int64_t kWarpgroupStages = 3;
+constexpr int64_t kSwizzleBytes = 1024;
+constexpr int64_t kWarpgroupThreads = 128;
 /// Multiply-adds below which a contraction keeps the plain kernels: as fast
 /// at that size (a launch's worth of work), and much less code to compile
 /// (which Vulkan drivers do when a model is loaded).
@@ -101,7 +116,10 @@ constexpr int64_t kMinProducts = 1 << 17;
 /// fragments of 16x16. On CUDA cores (`simt`): unitsM x unitsN threads, each
 /// perM x perN groups of 4x4 elements; a thread's groups are a band of
 /// unitsM x 4 rows (unitsN x 4 columns) apart, so that the threads of a warp
-/// read neighbouring vectors of workgroup memory.
+/// read neighbouring vectors of workgroup memory. With warpgroup MMA
+/// (`warpgroup`): unitsM warps of 16 rows by perN fragments, four of them
+/// (128 threads, 64 rows) a warpgroup that multiplies its rows by the
+/// tile's columns as one instruction per 16 of K; unitsN and perM are 1.
 struct Tiling {
   int64_t unitsM, unitsN, perM, perN;
   bool simt = false;
@@ -119,7 +137,12 @@ struct Tiling {
   /// (cp.async, tensor cores only), into `stages` copies, stages - 1 K
   /// steps ahead, without passing through registers.
   bool asyncCopy = false;
+  /// Warpgroup MMA (wgmma.mma_async), the tiles in dynamic workgroup memory
+  /// in the 128-byte swizzled layout it reads, copied asynchronously.
+  bool warpgroup = false;
   int64_t unit() const { return simt ? kGroup : kFragment; }
+  int64_t stepK() const { return warpgroup ? kWarpgroupK : kTileK; }
+  int64_t warpgroups() const { return threads() / kWarpgroupThreads; }
   int64_t tileM() const { return unitsM * perM * unit(); }
   int64_t tileN() const { return unitsN * perN * unit(); }
   int64_t threads() const {
@@ -304,15 +327,24 @@ std::optional<Gemm> gemmOf(Operation *op) {
 /// or 128x64 tiles (8 warps of 32x64 or 32x32): twice the products per
 /// byte loaded of 64x64 ones. On CUDA cores (`simt`), 64x128 to 16x32
 /// tiles of 128 threads or fewer, 8x8 or 4x4 elements each, with K split
-/// more readily (below).
-std::optional<Tiling> chooseTiling(const Gemm &g, bool simt,
-                                   bool large = false, bool split = false) {
+/// more readily (below). With `warpgroup` (f16 on sm_90a, A in whole
+/// vectors): warpgroup MMA on 128x128, 64x128 or 64x64 tiles, by the same
+/// rule, but none when no tiling fills the GPU (the smaller tiles of the
+/// WMMA kernel do better there).
+std::optional<Tiling> chooseTiling(const Gemm &g, bool simt, bool large = false,
+                                   bool split = false, bool warpgroup = false) {
   // B and C are read in 16-byte vectors along their rows.
   if (g.n % vectorWidth(g.element) != 0)
+    return std::nullopt;
+  if (warpgroup && (simt || !g.element.isF16() || !vectorA(g)))
     return std::nullopt;
   static const Tiling tensorCores[] = {{4, 2, 2, 4}, {4, 2, 2, 2},
                                        {2, 2, 2, 2}, {2, 2, 1, 2},
                                        {2, 2, 1, 1}};
+  static const Tiling warpgroups[] = {
+      {8, 1, 1, 8, false, 1, kWarpgroupStages, 1, true, true},
+      {4, 1, 1, 8, false, 1, kWarpgroupStages, 1, true, true},
+      {4, 1, 1, 4, false, 1, kWarpgroupStages, 1, true, true}};
   // No 256-thread tiles on CUDA cores: in the tiling sweep
   // (benchmarks/gemm_tilings.py, H200) 128-thread ones were faster on every
   // shape of BERT's matmuls, more of them fitting on a multiprocessor.
@@ -338,17 +370,20 @@ std::optional<Tiling> chooseTiling(const Gemm &g, bool simt,
                                       llvm::alignTo(g.n, t.tileN()));
   };
   SmallVector<Tiling> usable;
-  for (const Tiling &t : simt ? ArrayRef(cudaCores) : ArrayRef(tensorCores))
+  for (const Tiling &t : simt        ? ArrayRef(cudaCores)
+                         : warpgroup ? ArrayRef(warpgroups)
+                                     : ArrayRef(tensorCores))
     if (simt || t.threads() <= 128 || (large && g.element.isF16()))
       usable.push_back(t);
   SmallVector<Tiling> efficient = llvm::filter_to_vector(
       usable, [&](const Tiling &t) { return utilization(t) >= 0.75; });
   if (!efficient.empty())
     usable = efficient;
-  int64_t steps = llvm::divideCeil(g.k, kTileK);
+  int64_t stepK = warpgroup ? kWarpgroupK : kTileK;
+  int64_t steps = llvm::divideCeil(g.k, stepK);
   auto splits = [&](int64_t slices) {
     return slices == 1 ||
-           (steps % slices == 0 && steps / slices >= kMinSliceSteps);
+           (steps % slices == 0 && steps / slices * stepK >= kMinSliceK);
   };
   if (simt) {
     // 8x8 elements per thread do twice the products per element read from
@@ -378,11 +413,13 @@ std::optional<Tiling> chooseTiling(const Gemm &g, bool simt,
     return best;
   if (split)
     for (Tiling t : usable)
-      for (int64_t s = 2; s * kMinSliceSteps <= steps; ++s)
+      for (int64_t s = 2; s * kMinSliceK <= steps * stepK; ++s)
         if (splits(s) && fills(t, s)) {
           t.slices = s;
           return t;
         }
+  if (warpgroup)
+    return std::nullopt;
   return usable.back();
 }
 
@@ -627,6 +664,20 @@ private:
   SmallVector<Value> multiplySimt(ValueRange acc);
   void storeSimt(ValueRange acc);
   void buildGemm(Value aRoot, Value bRoot, Value partials, bool zeroInit);
+  /// The launch of the GEMM kernel (`sharedBytes` of dynamic workgroup
+  /// memory), the builder inside it with the block's indices set; returns
+  /// where the block's slice of K begins.
+  Value enterGemmLaunch(ArrayRef<Type> buffers, int64_t sharedBytes,
+                        Value aRoot, Value bRoot, Value partials);
+  int64_t sliceK() const { return llvm::alignTo(g.k, t.stepK()) / t.slices; }
+  // Warpgroup MMA.
+  void buildWarpgroupGemm(Value aRoot, Value bRoot, Value partials,
+                          bool zeroInit);
+  Value copyWarpgroupTiles(Value k0, Value stageStart);
+  /// Calls `f(m, n, r)` for each pair of neighbouring columns (m, n),
+  /// (m, n + 1) of C whose accumulators are elements r and r + 1 of this
+  /// thread's.
+  void forEachAccumulatorPair(function_ref<void(Value, Value, int64_t)> f);
   void buildSliceSum(Value partials);
 };
 
@@ -1067,10 +1118,45 @@ void KernelBuilder::build(Value aRoot, Value bRoot, Value cRoot,
   buildSliceSum(partials);
 }
 
+Value KernelBuilder::enterGemmLaunch(ArrayRef<Type> buffers,
+                                     int64_t sharedBytes, Value aRoot,
+                                     Value bRoot, Value partials) {
+  Value dynamicBytes;
+  if (sharedBytes)
+    dynamicBytes = arith::ConstantIntOp::create(b, sharedBytes, 32);
+  auto launch = gpu::LaunchOp::create(
+      b, ix.c(llvm::divideCeil(g.n, t.tileN())),
+      ix.c(llvm::divideCeil(g.m, t.tileM())), ix.c(g.batch * t.slices),
+      ix.c(t.threads()), ix.c(1), ix.c(1), dynamicBytes,
+      /*asyncTokenType=*/{}, /*asyncDependencies=*/{}, buffers);
+  b.setInsertionPointToStart(&launch.getBody().front());
+  thread = launch.getThreadIds().x;
+  Value z = launch.getBlockIds().z;
+  batch = ix.div(z, t.slices);
+  Value slice = ix.rem(z, t.slices);
+  cBatch = t.slices == 1 ? batch : ix.add(ix.mul(slice, g.batch), batch);
+  m0 = ix.mul(launch.getBlockIds().y, t.tileM());
+  n0 = ix.mul(launch.getBlockIds().x, t.tileN());
+  if (t.simt) {
+    unitM = ix.mul(ix.div(thread, t.unitsN), kGroup);
+    unitN = ix.mul(ix.rem(thread, t.unitsN), kGroup);
+  } else {
+    Value warp = ix.div(thread, kWarpSize);
+    unitM = ix.mul(ix.div(warp, t.unitsN), t.perM * kFragment);
+    unitN = ix.mul(ix.rem(warp, t.unitsN), t.perN * kFragment);
+  }
+  a = flatView(b, aRoot);
+  bm = flatView(b, bRoot);
+  c = partials ? partials : flatView(b, cRoot);
+  return ix.mul(slice, sliceK());
+}
+
 /// The GEMM kernel, writing C, or with a split K the slices' partial
 /// products to `partials`.
 void KernelBuilder::buildGemm(Value aRoot, Value bRoot, Value partials,
                               bool zeroInit) {
+  if (t.warpgroup)
+    return buildWarpgroupGemm(aRoot, bRoot, partials, zeroInit);
   MLIRContext *ctx = b.getContext();
   Type f32 = b.getF32Type();
   auto workgroup =
@@ -1090,38 +1176,13 @@ void KernelBuilder::buildGemm(Value aRoot, Value bRoot, Value partials,
     buffers.push_back(shared(slabRows(), ldC(), f32));
 
   OpBuilder::InsertionGuard outside(b);
-  auto launch = gpu::LaunchOp::create(
-      b, ix.c(llvm::divideCeil(g.n, t.tileN())),
-      ix.c(llvm::divideCeil(g.m, t.tileM())), ix.c(g.batch * t.slices),
-      ix.c(t.threads()), ix.c(1), ix.c(1),
-      /*dynamicSharedMemorySize=*/{}, /*asyncTokenType=*/{},
-      /*asyncDependencies=*/{}, buffers);
-  b.setInsertionPointToStart(&launch.getBody().front());
+  Value kBegin = enterGemmLaunch(buffers, 0, aRoot, bRoot, partials);
+  auto launch = cast<gpu::LaunchOp>(b.getBlock()->getParentOp());
   smemA = launch.getWorkgroupAttributions()[0];
   smemB = launch.getWorkgroupAttributions()[1];
   if (stageC)
     smemC = launch.getWorkgroupAttributions()[2];
-  thread = launch.getThreadIds().x;
-  Value z = launch.getBlockIds().z;
-  batch = ix.div(z, t.slices);
-  Value slice = ix.rem(z, t.slices);
-  cBatch = t.slices == 1 ? batch
-                         : ix.add(ix.mul(slice, g.batch), batch);
-  int64_t sliceK = llvm::alignTo(g.k, kTileK) / t.slices;
-  Value kBegin = ix.mul(slice, sliceK);
-  m0 = ix.mul(launch.getBlockIds().y, t.tileM());
-  n0 = ix.mul(launch.getBlockIds().x, t.tileN());
-  if (t.simt) {
-    unitM = ix.mul(ix.div(thread, t.unitsN), kGroup);
-    unitN = ix.mul(ix.rem(thread, t.unitsN), kGroup);
-  } else {
-    Value warp = ix.div(thread, kWarpSize);
-    unitM = ix.mul(ix.div(warp, t.unitsN), t.perM * kFragment);
-    unitN = ix.mul(ix.rem(warp, t.unitsN), t.perN * kFragment);
-  }
-  a = flatView(b, aRoot);
-  bm = flatView(b, bRoot);
-  c = partials ? partials : flatView(b, cRoot);
+  int64_t sliceK = this->sliceK();
 
   // Software pipelining through registers (asynchronous copies below): the
   // tiles of step k + d (`prefetch`) are loaded from global memory into
@@ -1215,6 +1276,263 @@ void KernelBuilder::buildGemm(Value aRoot, Value bRoot, Value partials,
     storeSimt(results);
   else
     store(results);
+  gpu::TerminatorOp::create(b);
+}
+
+/// Warpgroup MMA's layout of a K step's tiles in workgroup memory (f16
+/// elements; a copy of them starts at a multiple of kSwizzleBytes): A's
+/// tileM rows of 64 (128 bytes), B's 64 rows of tileN as tileN / 64 columns
+/// of 64. Each is made of 8-row, 128-byte blocks (1024 bytes; A's in row
+/// order, B's column block by column block within each 8 rows of K) in
+/// which the 16-byte vector v of row r is stored at vector v ^ r: the
+/// 128-byte swizzle, which lets the tensor cores read 8 rows' vector at once
+/// without bank conflicts.
+int64_t warpgroupStageA(const Tiling &t) { return t.tileM() * kWarpgroupK; }
+int64_t warpgroupStage(const Tiling &t) {
+  return warpgroupStageA(t) + kWarpgroupK * t.tileN();
+}
+/// Dynamic workgroup memory of a warpgroup kernel: its copies of the tiles,
+/// and room to move their start to a multiple of kSwizzleBytes.
+int64_t warpgroupSharedBytes(const Tiling &t) {
+  return t.stages * warpgroupStage(t) * 2 + kSwizzleBytes;
+}
+
+/// Starts asynchronous copies of the A and B tiles at K offset `k0` into
+/// the copy of them that starts at element `stageStart` of `smemA`, in the
+/// swizzled layout above, and returns their group. Vectors past the end of
+/// K or N are filled with zeros (their source clamped, none of it read).
+Value KernelBuilder::copyWarpgroupTiles(Value k0, Value stageStart) {
+  Type token = nvgpu::DeviceAsyncTokenType::get(b.getContext());
+  bool kEdge = g.k % kWarpgroupK != 0;
+  int64_t v = vec(); // 8 f16: 16 bytes
+  int64_t rowVectors = kSwizzleBytes / 8 / kBytes;
+  auto swizzled = [&](Value row, Value vector) {
+    return ix.add(
+        ix.mul(ix.div(row, 8), kSwizzleBytes / 2),
+        ix.add(ix.mul(ix.rem(row, 8), kWarpgroupK),
+               ix.mul(arith::XOrIOp::create(b, vector, ix.rem(row, 8)), v)));
+  };
+  auto elements = [&](Value inside) -> Value {
+    if (!inside)
+      return {};
+    return arith::SelectOp::create(b, inside, ix.c(v), ix.c(0));
+  };
+  SmallVector<Value> copies;
+  auto copy = [&](Value dst, Value src, Value offset, Value inside) {
+    copies.push_back(nvgpu::DeviceAsyncCopyOp::create(
+        b, token, smemA, ValueRange{dst}, src, ValueRange{offset},
+        b.getIndexAttr(v), elements(inside), /*bypassL1=*/b.getUnitAttr()));
+  };
+  // A: 8 vectors per row, so that the 8 threads of a quarter warp fill one
+  // 128-byte row.
+  for (int64_t i = 0; i < t.tileM() * rowVectors / t.threads(); ++i) {
+    Value idx = ix.add(thread, i * t.threads());
+    Value row = ix.div(idx, rowVectors);
+    Value vector = ix.rem(idx, rowVectors);
+    Value k = ix.add(k0, ix.mul(vector, v));
+    Value inside = kEdge ? ix.lt(k, g.k) : Value();
+    copy(ix.add(stageStart, swizzled(row, vector)), a,
+         aOffset(ix, g, batch, aRow(row), kEdge ? ix.min(k, g.k - v) : k),
+         inside);
+  }
+  // B: row k of the tile is tileN / 8 vectors, 8 of each column block.
+  bool nEdge = g.n % t.tileN() != 0;
+  int64_t perRow = t.tileN() / v;
+  Value startB = ix.add(stageStart, warpgroupStageA(t));
+  for (int64_t i = 0; i < kWarpgroupK * perRow / t.threads(); ++i) {
+    Value idx = ix.add(thread, i * t.threads());
+    Value row = ix.div(idx, perRow);
+    Value vector = ix.rem(idx, perRow);
+    Value block = ix.div(vector, rowVectors);
+    // Blocks of 8 rows: tileN / 64 column blocks each.
+    Value blockStart =
+        ix.mul(ix.add(ix.mul(ix.div(row, 8), t.tileN() / kWarpgroupK), block),
+               kSwizzleBytes / 2);
+    Value within =
+        ix.add(ix.mul(ix.rem(row, 8), kWarpgroupK),
+               ix.mul(arith::XOrIOp::create(b, ix.rem(vector, rowVectors),
+                                            ix.rem(row, 8)),
+                      v));
+    Value k = ix.add(k0, row);
+    Value n = ix.add(n0, ix.mul(vector, v));
+    Value inside;
+    if (kEdge)
+      inside = ix.lt(k, g.k);
+    if (nEdge) {
+      Value cond = ix.lt(n, g.n);
+      inside =
+          inside ? arith::AndIOp::create(b, inside, cond).getResult() : cond;
+    }
+    copy(
+        ix.add(startB, ix.add(blockStart, within)), bm,
+        bOffset(kEdge ? ix.min(k, g.k - 1) : k, nEdge ? ix.min(n, g.n - v) : n),
+        inside);
+  }
+  return nvgpu::DeviceAsyncCreateGroupOp::create(b, token, copies);
+}
+
+void KernelBuilder::forEachAccumulatorPair(
+    function_ref<void(Value, Value, int64_t)> f) {
+  // wgmma's accumulator layout (m64nNk16, f32): warp w of the warpgroup
+  // holds rows 16w..16w+15; lane l rows l/4 and l/4 + 8 of them, columns
+  // 8j + 2(l%4) and the next of each 8; element 4j + 2i + e of the
+  // thread's is row l/4 + 8i, column 8j + 2(l%4) + e.
+  Value lane = ix.rem(thread, kWarpSize);
+  Value row =
+      ix.add(ix.mul(ix.div(thread, kWarpSize), kFragment), ix.div(lane, 4));
+  Value col = ix.mul(ix.rem(lane, 4), 2);
+  for (int64_t j = 0; j < t.tileN() / 8; ++j)
+    for (int64_t i = 0; i < 2; ++i)
+      f(ix.add(ix.add(m0, row), 8 * i), ix.add(ix.add(n0, col), 8 * j),
+        4 * j + 2 * i);
+}
+
+/// The GEMM on sm_90a's warpgroup MMA: each warpgroup of the block
+/// multiplies its 64 rows of the tile by the tile's tileN columns with one
+/// wgmma.mma_async per 16 of K, reading A and B from workgroup memory
+/// through descriptors, accumulating in registers. The tiles are copied
+/// asynchronously (cp.async), kWarpgroupStages - 1 K steps ahead; each step
+/// waits for its own copies, fences them for the tensor cores' (async)
+/// proxy, passes a barrier (so every warpgroup is also done with the step
+/// before, whose copy of the tiles the next copies overwrite), starts its
+/// products, starts the copies of a later step while they run, then waits
+/// for them. C is stored (or the epilogue applied) straight from the
+/// accumulators.
+void KernelBuilder::buildWarpgroupGemm(Value aRoot, Value bRoot, Value partials,
+                                       bool zeroInit) {
+  MLIRContext *ctx = b.getContext();
+  Type f32 = b.getF32Type(), i64 = b.getI64Type();
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  int64_t bytes = warpgroupSharedBytes(t);
+  OpBuilder::InsertionGuard outside(b);
+  Value kBegin = enterGemmLaunch({}, bytes, aRoot, bRoot, partials);
+  int64_t sliceK = this->sliceK();
+
+  Value raw = gpu::DynamicSharedMemoryOp::create(
+      b, MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                         MemRefLayoutAttrInterface{}, workgroup));
+  smemA = memref::ViewOp::create(b,
+                                 MemRefType::get({bytes / 2}, g.element,
+                                                 MemRefLayoutAttrInterface{},
+                                                 workgroup),
+                                 raw, ix.c(0), ValueRange{});
+  // The swizzle is a function of address bits: the tiles start at the
+  // first multiple of its period (the address is the shared window's).
+  Value address = memref::ExtractAlignedPointerAsIndexOp::create(b, raw);
+  Value pad = ix.rem(arith::SubIOp::create(b, ix.c(kSwizzleBytes),
+                                           ix.rem(address, kSwizzleBytes)),
+                     kSwizzleBytes);
+  Value first = ix.div(pad, 2);
+  Value tiles = ix.add(address, pad);
+  int64_t stage = warpgroupStage(t);
+  auto stageStart = [&](Value s) { return ix.add(first, ix.mul(s, stage)); };
+
+  // Shared-memory matrix descriptors: the start address, the leading and
+  // stride byte offsets, all in units of 16 bytes, and the 128-byte swizzle
+  // (1 in bits 62-63). A (K-major): 8-row blocks 1024 bytes apart (the
+  // leading offset is unused by the swizzled layout). B (N-major): column
+  // blocks of 64 1024 bytes apart, 8-row blocks tileN / 64 x 1024 bytes.
+  auto descriptor = [&](Value byteAddress, int64_t leading,
+                        int64_t stride) -> Value {
+    Value x = arith::IndexCastOp::create(b, i64, byteAddress);
+    x = arith::AndIOp::create(b, x,
+                              arith::ConstantIntOp::create(b, i64, 0x3FFFF));
+    x = arith::ShRUIOp::create(b, x, arith::ConstantIntOp::create(b, i64, 4));
+    uint64_t fields = (uint64_t(leading >> 4) << 16) |
+                      (uint64_t(stride >> 4) << 32) | (uint64_t(1) << 62);
+    return arith::OrIOp::create(
+        b, x, arith::ConstantIntOp::create(b, i64, int64_t(fields)));
+  };
+  int64_t blocksN = t.tileN() / kWarpgroupK;
+  Value warpgroupRows =
+      ix.mul(ix.div(thread, kWarpgroupThreads), 8 * kSwizzleBytes);
+
+  // Accumulators: tileN / 2 floats per thread, as the instruction's struct.
+  auto accType = LLVM::LLVMStructType::getLiteral(
+      ctx, SmallVector<Type>(t.tileN() / 2, f32));
+  Value init = LLVM::ZeroOp::create(b, accType);
+  if (!zeroInit) {
+    // From C: rows and columns past the ends read the last ones (their
+    // products are not stored).
+    auto pairType = VectorType::get({2}, f32);
+    forEachAccumulatorPair([&](Value m, Value n, int64_t r) {
+      Value pair = vector::LoadOp::create(
+          b, pairType, c,
+          ValueRange{cOffset(edge ? ix.min(m, g.m - 1) : m,
+                             nEdge ? ix.min(n, g.n - 2) : n)});
+      for (int64_t e = 0; e < 2; ++e)
+        init = LLVM::InsertValueOp::create(
+            b, init, vector::ExtractOp::create(b, pair, e), r + e);
+    });
+  }
+  auto stepAfter = [&](Value step, int64_t ahead) {
+    return ix.add(kBegin, ix.min(ix.add(step, ahead * kWarpgroupK),
+                                 sliceK - kWarpgroupK));
+  };
+  Value group;
+  for (int64_t s = 0; s + 1 < t.stages; ++s)
+    group = copyWarpgroupTiles(stepAfter(ix.c(0), s), stageStart(ix.c(s)));
+  auto loop = scf::ForOp::create(b, ix.c(0), ix.c(sliceK), ix.c(kWarpgroupK),
+                                 ValueRange{init});
+  {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(loop.getBody());
+    Value step = ix.div(loop.getInductionVar(), kWarpgroupK);
+    nvgpu::DeviceAsyncWaitOp::create(b, group,
+                                     b.getI32IntegerAttr(t.stages - 2));
+    NVVM::FenceProxyOp::create(
+        b, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+    gpu::BarrierOp::create(b);
+    NVVM::WgmmaFenceAlignedOp::create(b);
+    Value start = ix.add(tiles, ix.mul(ix.rem(step, t.stages), stage * 2));
+    Value acc = loop.getRegionIterArgs()[0];
+    for (int64_t kk = 0; kk < kWarpgroupK / kFragment; ++kk) {
+      Value descA =
+          descriptor(ix.add(ix.add(start, warpgroupRows), kk * kFragment * 2),
+                     kBytes, kSwizzleBytes);
+      Value descB =
+          descriptor(ix.add(start, warpgroupStageA(t) * 2 +
+                                       kk * 2 * blocksN * kSwizzleBytes),
+                     kSwizzleBytes, blocksN * kSwizzleBytes);
+      acc = NVVM::WgmmaMmaAsyncOp::create(
+          b, accType, acc, descA, descB,
+          NVVM::MMAShapeAttr::get(ctx, 64, t.tileN(), kFragment),
+          NVVM::WGMMATypes::f16, NVVM::WGMMATypes::f16, NVVM::WGMMATypes::f32,
+          NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
+          NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row, NVVM::MMALayout::row,
+          /*satfinite=*/NVVM::MMAIntOverflowAttr{});
+    }
+    NVVM::WgmmaGroupSyncAlignedOp::create(b);
+    copyWarpgroupTiles(
+        stepAfter(loop.getInductionVar(), t.stages - 1),
+        stageStart(ix.rem(ix.add(step, t.stages - 1), t.stages)));
+    NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
+    scf::YieldOp::create(b, acc);
+  }
+  // The copies of the steps past the end (repeats of the last one).
+  nvgpu::DeviceAsyncWaitOp::create(b, group, b.getI32IntegerAttr(0));
+  Value acc = loop.getResult(0);
+  forEachAccumulatorPair([&](Value m, Value n, int64_t r) {
+    OpBuilder::InsertionGuard guard(b);
+    if (edge || nEdge) {
+      auto inside = scf::IfOp::create(b, TypeRange{}, exists(m, n),
+                                      /*withElseRegion=*/false);
+      b.setInsertionPoint(inside.thenBlock()->getTerminator());
+    }
+    Value values[2];
+    for (int64_t e = 0; e < 2; ++e)
+      values[e] = LLVM::ExtractValueOp::create(b, acc, r + e);
+    if (epilogue) {
+      for (int64_t e = 0; e < 2; ++e)
+        epilogueAt(m, ix.add(n, e), [&] { return values[e]; });
+      return;
+    }
+    vector::StoreOp::create(
+        b, vector::FromElementsOp::create(b, VectorType::get({2}, f32), values),
+        c, ValueRange{cOffset(m, n)});
+  });
   gpu::TerminatorOp::create(b);
 }
 
@@ -1528,8 +1846,9 @@ struct TensorCoreKernelsPass
       : PassWrapper(other) {}
   // `ahead` 0: each kernel's own (see runOnOperation).
   TensorCoreKernelsPass(StringRef spec, unsigned copies, unsigned ahead,
-                        AsyncCopies async) {
+                        AsyncCopies async, bool warpgroups) {
     tiling = spec.str();
+    warpgroupMma = warpgroups;
     stages = copies;
     prefetch = ahead;
     asyncCopies = async == AsyncCopies::All       ? "all"
@@ -1556,6 +1875,12 @@ struct TensorCoreKernelsPass
       llvm::cl::desc("K steps ahead that tiles are loaded, 1 to 4 (0: 2 on "
                      "tensor cores, 1 on CUDA cores)"),
       llvm::cl::init(0)};
+  Option<bool> warpgroupMma{
+      *this, "warpgroup-mma",
+      llvm::cl::desc("f16 GEMMs that fill the GPU with its tiles use "
+                     "warpgroup MMA (wgmma.mma_async; needs an sm_90a "
+                     "target)"),
+      llvm::cl::init(false)};
   Option<std::string> tiling{
       *this, "tiling",
       llvm::cl::desc("for tuning experiments: every kernel whose GEMM can use "
@@ -1569,9 +1894,10 @@ struct TensorCoreKernelsPass
     return "Marked contractions on buffers become tensor-core kernels";
   }
   void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<arith::ArithDialect, gpu::GPUDialect,
-                    memref::MemRefDialect, nvgpu::NVGPUDialect,
-                    scf::SCFDialect, vector::VectorDialect>();
+    registry
+        .insert<arith::ArithDialect, gpu::GPUDialect, LLVM::LLVMDialect,
+                memref::MemRefDialect, NVVM::NVVMDialect, nvgpu::NVGPUDialect,
+                scf::SCFDialect, vector::VectorDialect>();
   }
   void runOnOperation() override {
     if (!llvm::is_contained({"none", "matmuls", "all"}, asyncCopies)) {
@@ -1600,6 +1926,32 @@ struct TensorCoreKernelsPass
       if (!t || !roots[0] || !roots[1] || !roots[2])
         continue;
       linalg::FillOp fill = zeroFillBefore(op, init);
+      linalg::GenericOp epilogue;
+      auto build = [&](const Tiling &tiling) {
+        // With an epilogue the kernel takes its place: only views and
+        // allocations are between the two, and its inputs may be among
+        // them.
+        ImplicitLocOpBuilder b(op.getLoc(), epilogue ? epilogue.getOperation()
+                                                     : op.getOperation());
+        KernelBuilder(b, *g, tiling)
+            .build(roots[0], roots[1], roots[2],
+                   /*zeroInit=*/bool(fill), epilogue);
+        op->erase();
+        if (fill)
+          fill->erase();
+        if (epilogue)
+          epilogue->erase();
+      };
+      // Warpgroup MMA where its tiles fill the GPU (a split K starts each
+      // slice from zero).
+      if (warpgroupMma && !simt)
+        if (std::optional<Tiling> w =
+                chooseTiling(*g, simt, /*large=*/true, /*split=*/bool(fill),
+                             /*warpgroup=*/true)) {
+          epilogue = epilogueOf(op, roots[2], fill, {roots[0], roots[1]});
+          build(*w);
+          continue;
+        }
       // A forced tiling is taken where the kernel can have it, with one
       // copy of the tiles or the two it may get below (and an epilogue's
       // staging of C in workgroup memory).
@@ -1619,8 +1971,7 @@ struct TensorCoreKernelsPass
       if (!simt && !fill && stagedRows(*t) != t->tileM() &&
           (g->m % t->tileM() != 0 || g->n % t->tileN() != 0))
         t = chooseTiling(*g, simt);
-      linalg::GenericOp epilogue =
-          epilogueOf(op, roots[2], fill, {roots[0], roots[1]});
+      epilogue = epilogueOf(op, roots[2], fill, {roots[0], roots[1]});
       // (Asynchronous copies stage C a fragment row at a time, which a cut
       // last row tile that starts from C cannot have: see above.)
       bool async = asyncCopies == "all" ||
@@ -1646,17 +1997,7 @@ struct TensorCoreKernelsPass
       // registers made them slower.
       t->prefetch =
           prefetch ? std::clamp<int64_t>(prefetch, 1, 4) : (simt ? 1 : 2);
-      // With an epilogue the kernel takes its place: only views and
-      // allocations are between the two, and its inputs may be among them.
-      ImplicitLocOpBuilder b(op.getLoc(), epilogue ? epilogue.getOperation()
-                                                   : op.getOperation());
-      KernelBuilder(b, *g, *t).build(roots[0], roots[1], roots[2],
-                                     /*zeroInit=*/bool(fill), epilogue);
-      op->erase();
-      if (fill)
-        fill->erase();
-      if (epilogue)
-        epilogue->erase();
+      build(*t);
     }
   }
 };
@@ -1693,9 +2034,10 @@ std::unique_ptr<Pass> createSelectTensorCoreOpsPass(bool tensorCores,
 std::unique_ptr<Pass> createTensorCoreKernelsPass(StringRef tiling,
                                                   unsigned stages,
                                                   unsigned prefetch,
-                                                  AsyncCopies asyncCopies) {
+                                                  AsyncCopies asyncCopies,
+                                                  bool warpgroupMma) {
   return std::make_unique<TensorCoreKernelsPass>(tiling, stages, prefetch,
-                                                 asyncCopies);
+                                                 asyncCopies, warpgroupMma);
 }
 std::unique_ptr<Pass> createAlignWorkgroupMemoryPass() {
   return std::make_unique<AlignWorkgroupMemoryPass>();

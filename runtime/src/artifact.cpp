@@ -260,7 +260,7 @@ constexpr size_t kMinBindingBytes = 8 + 4 + 8 + 4;
 constexpr size_t kMinModuleBytes = 8 + 8;
 constexpr size_t kMinLaunchBytes = 4 + 8 + 24 + 8;
 
-bool parse(Reader &r, Artifact &a) {
+bool parse(Reader &r, uint32_t version, Artifact &a) {
   uint32_t target = r.u32("target");
   if (r.ok() && target != static_cast<uint32_t>(Target::Cuda) &&
       target != static_cast<uint32_t>(Target::Vulkan))
@@ -306,6 +306,8 @@ bool parse(Reader &r, Artifact &a) {
       g = r.u32("launch grid");
     for (uint32_t &b : l.block)
       b = r.u32("launch block");
+    if (version >= 3)
+      l.sharedBytes = r.u32("launch shared bytes");
     uint64_t nargs = r.count("launch args", 4);
     l.args.resize(nargs);
     for (uint64_t j = 0; j < nargs && r.ok(); ++j)
@@ -358,6 +360,7 @@ std::vector<uint8_t> serializeArtifact(const Artifact &a) {
       w.u32(g);
     for (uint32_t b : l.block)
       w.u32(b);
+    w.u32(l.sharedBytes);
     w.u64(l.args.size());
     for (uint32_t arg : l.args)
       w.u32(arg);
@@ -378,14 +381,15 @@ bool parseArtifact(const uint8_t *data, size_t size, Artifact &a,
   }
   Reader r(data + sizeof(kMagic), size - sizeof(kMagic));
   uint32_t version = r.u32("version");
-  if (version != kArtifactVersion) {
+  if (version < kOldestArtifactVersion || version > kArtifactVersion) {
     error = "artifact format version " + std::to_string(version) +
-            " is not supported (this runtime reads version " +
+            " is not supported (this runtime reads versions " +
+            std::to_string(kOldestArtifactVersion) + " to " +
             std::to_string(kArtifactVersion) + ")";
     return false;
   }
   Artifact parsed;
-  if (!parse(r, parsed)) {
+  if (!parse(r, version, parsed)) {
     error = "corrupt artifact: " + r.error;
     return false;
   }
@@ -453,7 +457,7 @@ bool readArtifactTarget(const std::string &path, Target &target,
   Reader r(header + sizeof(kMagic), sizeof(header) - sizeof(kMagic));
   uint32_t version = r.u32("version");
   uint32_t t = r.u32("target");
-  if (version != kArtifactVersion ||
+  if (version < kOldestArtifactVersion || version > kArtifactVersion ||
       (t != static_cast<uint32_t>(Target::Cuda) &&
        t != static_cast<uint32_t>(Target::Vulkan))) {
     error = "'" + path + "': unsupported artifact version or target";

@@ -47,6 +47,8 @@ struct LaunchSpec {
   std::string entry;
   std::array<uint32_t, 3> grid{{1, 1, 1}};
   std::array<uint32_t, 3> block{{1, 1, 1}};
+  /// Dynamic workgroup (shared) memory per block, bytes.
+  uint32_t sharedBytes = 0;
   std::vector<DeviceBuffer *> args;
 };
 

@@ -206,6 +206,7 @@ Status ot_session::load(const Artifact &a) {
       s.grid[d] = l.grid[d];
       s.block[d] = l.block[d];
     }
+    s.sharedBytes = l.sharedBytes;
     for (uint32_t arg : l.args)
       s.args.push_back(buffers[arg].get());
   }

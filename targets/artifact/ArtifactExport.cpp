@@ -249,6 +249,13 @@ Exporter::run(Target target,
         l.grid[d] = *g;
         l.block[d] = *b;
       }
+      if (Value bytes = launch.getDynamicSharedMemorySize()) {
+        std::optional<int64_t> n = getConstantIntValue(bytes);
+        if (!n || *n < 0 || *n > UINT32_MAX)
+          return launch.emitError(
+              "dynamic shared memory size must be a constant");
+        l.sharedBytes = *n;
+      }
       for (Value arg : launch.getKernelOperands()) {
         if (!isa<MemRefType>(arg.getType()))
           return launch.emitError("kernel argument of type ")

@@ -4,6 +4,8 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "pipelines/tosa-to-gpu/TosaToGpu.h"
@@ -55,15 +57,82 @@ struct SubgroupReduceToShufflesPass
   }
 };
 
+/// Registers per thread that a warpgroup-MMA kernel is held to: two
+/// 256-thread blocks per multiprocessor, as their workgroup memory allows
+/// (left to itself ptxas gave the 128x128 kernel 178, one block per
+/// multiprocessor; a hand-written kernel of the same design needs 128).
+constexpr int64_t kWarpgroupKernelRegisters = 128;
+constexpr int64_t kRegistersPerSm = 64 * 1024;
+
+/// Before the NVVM lowering: kernels with warpgroup MMA get nvvm.minctasm,
+/// which caps their registers at kWarpgroupKernelRegisters.
+struct BudgetWarpgroupKernelsPass
+    : PassWrapper<BudgetWarpgroupKernelsPass, OperationPass<gpu::GPUModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(BudgetWarpgroupKernelsPass)
+  StringRef getArgument() const override {
+    return "onnx-tosa-budget-warpgroup-kernels";
+  }
+  StringRef getDescription() const override {
+    return "Cap the registers of kernels with warpgroup MMA";
+  }
+  void runOnOperation() override {
+    getOperation().walk([](gpu::GPUFuncOp func) {
+      std::optional<ArrayRef<int32_t>> block = func.getKnownBlockSize();
+      bool warpgroup = func.walk([](NVVM::WgmmaMmaAsyncOp) {
+                             return WalkResult::interrupt();
+                           })
+                           .wasInterrupted();
+      if (!warpgroup || !block)
+        return;
+      int64_t threads = 1;
+      for (int32_t d : *block)
+        threads *= d;
+      func->setAttr(
+          NVVM::NVVMDialect::getMinctasmAttrName(),
+          Builder(func).getI32IntegerAttr(std::max<int64_t>(
+              1, kRegistersPerSm / (kWarpgroupKernelRegisters * threads))));
+    });
+  }
+};
+
+/// After the NVVM lowering: the global that gpu.dynamic_shared_memory
+/// becomes is internal, and NVPTX then demotes it to a one-byte static
+/// variable of the kernel (whose address happens to be where the dynamic
+/// memory follows). Made an external declaration it is PTX's dynamic shared
+/// array, `.extern .shared .b8 name[]`.
+struct ExternDynamicSharedMemoryPass
+    : PassWrapper<ExternDynamicSharedMemoryPass,
+                  OperationPass<gpu::GPUModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(ExternDynamicSharedMemoryPass)
+  StringRef getArgument() const override {
+    return "onnx-tosa-extern-dynamic-shared-memory";
+  }
+  StringRef getDescription() const override {
+    return "Declare dynamic shared memory as PTX's external shared array";
+  }
+  void runOnOperation() override {
+    getOperation().walk([](LLVM::GlobalOp global) {
+      if (global.getAddrSpace() == 3 &&
+          global.getSymName().starts_with("__dynamic_shmem__") &&
+          !global.getValueOrNull() && !global.getInitializerBlock())
+        global.setLinkage(LLVM::Linkage::External);
+    });
+  }
+};
+
 } // namespace
 
 void registerNvptxTargetPasses() {
   PassRegistration<SubgroupReduceToShufflesPass>();
+  PassRegistration<BudgetWarpgroupKernelsPass>();
+  PassRegistration<ExternDynamicSharedMemoryPass>();
 }
 
 void buildGpuToPtxPipeline(OpPassManager &pm, const NvptxOptions &opts) {
   pm.addNestedPass<gpu::GPUModuleOp>(
       std::make_unique<SubgroupReduceToShufflesPass>());
+  pm.addNestedPass<gpu::GPUModuleOp>(
+      std::make_unique<BudgetWarpgroupKernelsPass>());
   // Bare pointers: each memref kernel argument is one device pointer, which
   // is the runtime's launch ABI (artifact.h). Our buffers always have static
   // shapes and identity layouts, which that convention requires.
@@ -73,10 +142,14 @@ void buildGpuToPtxPipeline(OpPassManager &pm, const NvptxOptions &opts) {
       (opts.libdevice.empty() ? "" : " l=" + opts.libdevice) +
       "},gpu.module(convert-scf-to-cf,lower-affine,convert-nvgpu-to-nvvm,"
       "convert-gpu-to-nvvm{use-bare-ptr-memref-call-conv=true},"
-      "canonicalize,cse,reconcile-unrealized-casts),"
-      "gpu-module-to-binary{format=" +
-      std::string(opts.cubin ? "bin" : "isa") + "}";
+      // NVVM ops written as inline PTX (wgmma.mma_async).
+      "convert-nvvm-to-llvm,"
+      "canonicalize,cse,reconcile-unrealized-casts)";
   addPassPipeline(pm, pipeline);
+  pm.addNestedPass<gpu::GPUModuleOp>(
+      std::make_unique<ExternDynamicSharedMemoryPass>());
+  addPassPipeline(pm, "gpu-module-to-binary{format=" +
+                          std::string(opts.cubin ? "bin" : "isa") + "}");
 }
 
 /// Where to look for the CUDA toolkit, in order: `cudaPath` alone when given,

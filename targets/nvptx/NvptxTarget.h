@@ -12,7 +12,7 @@
 namespace onnx_tosa {
 
 struct NvptxOptions {
-  std::string chip = "sm_90";
+  std::string chip = "sm_90a";
   /// PTX ISA 8.0 is what CUDA 12.0+ drivers JIT; sm_90 needs at least 7.8.
   std::string features = "+ptx80";
   int optLevel = 3;

@@ -9,7 +9,7 @@ config.test_format = lit.formats.ShTest(execute_external=True)
 config.suffixes = [".mlir"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(os.path.dirname(config.onnx_tosa_bin_dir), "test", "lit")
-config.excludes = ["lit.cfg.py", "lit.site.cfg.py.in"]
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py.in", "Inputs"]
 
 # Our tools first, then LLVM's (mlir-opt, FileCheck, not), then CUDA's ptxas.
 path = [config.onnx_tosa_bin_dir, config.llvm_tools_dir]

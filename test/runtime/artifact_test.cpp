@@ -4,6 +4,8 @@
 
 #include "onnx_tosa/artifact.h"
 
+#include <algorithm>
+
 using namespace onnx_tosa;
 using namespace onnx_tosa::test;
 
@@ -28,6 +30,7 @@ Artifact sampleArtifact() {
   l.grid[1] = 8;
   l.grid[2] = 9;
   l.block[0] = 256;
+  l.sharedBytes = 99328;
   l.args = {0, 1, 2, 2};
   a.launches.push_back(l);
   a.launches.push_back(Launch{});
@@ -72,6 +75,7 @@ void expectSame(const Artifact &x, const Artifact &y) {
       EXPECT_EQ(a.grid[d], b.grid[d]);
       EXPECT_EQ(a.block[d], b.block[d]);
     }
+    EXPECT_EQ(a.sharedBytes, b.sharedBytes);
     EXPECT_EQ(a.args, b.args);
   }
   ASSERT_EQ(x.frozenInputs.size(), y.frozenInputs.size());
@@ -174,6 +178,33 @@ TEST(Artifact, RejectsForeignFilesAndVersions) {
   bytes[8] = 42;
   EXPECT_FALSE(parseArtifact(bytes.data(), bytes.size(), out, error));
   EXPECT_NE(error.find("version 42"), std::string::npos) << error;
+}
+
+// Version 2 launches had no dynamic shared memory: such an artifact still
+// loads, with sharedBytes 0.
+TEST(Artifact, ReadsVersion2) {
+  Artifact a;
+  Launch l;
+  l.entry = "k";
+  l.block[0] = 0x11223344;
+  l.block[1] = 0x55667788;
+  l.block[2] = 0x01020304;
+  l.sharedBytes = 0xdeadbeef;
+  a.modules.push_back({"m", {'.', '\0'}});
+  a.launches.push_back(l);
+  std::vector<uint8_t> bytes = serializeArtifact(a);
+  const uint8_t pattern[] = {0x04, 0x03, 0x02, 0x01, 0xef, 0xbe, 0xad, 0xde};
+  auto at = std::search(bytes.begin(), bytes.end(), std::begin(pattern),
+                        std::end(pattern));
+  ASSERT_NE(at, bytes.end());
+  bytes.erase(at + 4, at + 8); // the shared bytes
+  bytes[8] = 2;                // the version
+  Artifact out;
+  std::string error;
+  ASSERT_TRUE(parseArtifact(bytes.data(), bytes.size(), out, error)) << error;
+  ASSERT_EQ(out.launches.size(), 1u);
+  EXPECT_EQ(out.launches[0].block[2], 0x01020304u);
+  EXPECT_EQ(out.launches[0].sharedBytes, 0u);
 }
 
 TEST(Artifact, RejectsTrailingBytesAndBadEnums) {

@@ -113,8 +113,17 @@ cl::opt<Precision> precision(
                clEnumValN(Precision::Bf16, "bf16",
                           "the same in bfloat16 (CUDA only)")),
     cl::init(Precision::Fp32), cl::cat(category));
-cl::opt<std::string> chip("chip", cl::desc("CUDA architecture"),
-                          cl::init("sm_90"), cl::cat(category));
+cl::opt<std::string> chip(
+    "chip",
+    cl::desc("CUDA architecture. The default, sm_90a, is Hopper's (H100, "
+             "H200) with its warpgroup MMA; sm_90 leaves that out, for PTX "
+             "that later GPUs can compile too"),
+    cl::init("sm_90a"), cl::cat(category));
+cl::opt<bool> warpgroupMma(
+    "warpgroup-mma",
+    cl::desc("With --chip=sm_90a: f16 matmuls and convolutions whose tiles "
+             "fill the GPU use warpgroup MMA (wgmma) instead of WMMA"),
+    cl::init(true), cl::cat(category));
 cl::opt<std::string> cudaPath(
     "cuda-path",
     cl::desc("CUDA toolkit root holding nvvm/libdevice (default: $CUDA_ROOT, "
@@ -466,6 +475,8 @@ int main(int argc, char **argv) {
   gpuOptions.gemmTiling = gemmTiling;
   gpuOptions.gemmStages = gemmStages;
   gpuOptions.gemmPrefetch = gemmPrefetch;
+  gpuOptions.warpgroupMma =
+      warpgroupMma && target == onnx_tosa::Target::Cuda && chip == "sm_90a";
   using onnx_tosa::AsyncCopies;
   gpuOptions.gemmAsyncCopies =
       target != onnx_tosa::Target::Cuda ? AsyncCopies::None

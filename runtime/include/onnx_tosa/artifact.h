@@ -20,7 +20,10 @@
 
 namespace onnx_tosa {
 
-constexpr uint32_t kArtifactVersion = 2;
+constexpr uint32_t kArtifactVersion = 3;
+/// The oldest version the runtime still reads (what later versions added
+/// takes its default).
+constexpr uint32_t kOldestArtifactVersion = 2;
 
 /// Element types, numbered as ONNX's TensorProto.DataType so that the
 /// importer, the artifact and .npy I/O agree on one table.
@@ -79,6 +82,8 @@ struct Launch {
   std::string entry;
   uint32_t grid[3] = {1, 1, 1};
   uint32_t block[3] = {1, 1, 1};
+  /// Dynamic workgroup (shared) memory per block, bytes. Since version 3.
+  uint32_t sharedBytes = 0;
   std::vector<uint32_t> args;
 };
 

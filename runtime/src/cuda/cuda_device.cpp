@@ -54,6 +54,7 @@ public:
     std::string label;
     CUfunction fn = nullptr;
     std::array<uint32_t, 3> grid{}, block{};
+    uint32_t sharedBytes = 0;
     // cuLaunchKernel takes an array of pointers to the argument values.
     std::vector<CUdeviceptr> argValues;
     std::vector<void *> argPtrs;
@@ -93,7 +94,7 @@ Status launchSteps(const DriverApi &api, CudaSequence &seq, CUstream stream) {
   for (CudaSequence::Step &s : seq.steps) {
     CUresult r = api.cuLaunchKernel(
         s.fn, s.grid[0], s.grid[1], s.grid[2], s.block[0], s.block[1],
-        s.block[2], /*sharedBytes=*/0, stream,
+        s.block[2], s.sharedBytes, stream,
         s.argPtrs.empty() ? nullptr : s.argPtrs.data(), nullptr);
     if (r != CUDA_SUCCESS)
       return driverError(api, "cuLaunchKernel", r).withContext(s.label);
@@ -226,6 +227,17 @@ Status CudaDevice::prepare(const std::vector<LaunchSpec> &launches,
     if (r != CUDA_SUCCESS)
       return driverError(api, "cuModuleGetFunction", r)
           .withContext(spec.label + ": kernel '" + spec.entry + "'");
+    // Beyond 48 KiB a kernel's dynamic shared memory must be allowed first
+    // (the device's limit is checked by the driver here).
+    step.sharedBytes = spec.sharedBytes;
+    if (spec.sharedBytes > 48 * 1024)
+      if (CUresult r = api.cuFuncSetAttribute(
+              step.fn, kCuFuncAttributeMaxDynamicSharedBytes,
+              static_cast<int>(spec.sharedBytes));
+          r != CUDA_SUCCESS)
+        return driverError(api, "cuFuncSetAttribute", r)
+            .withContext(spec.label + ": " + std::to_string(spec.sharedBytes) +
+                         " bytes of dynamic shared memory");
     for (DeviceBuffer *arg : spec.args)
       step.argValues.push_back(static_cast<CudaBuffer *>(arg)->ptr);
     // Pointers into argValues stay valid: the vector is not resized again.

@@ -59,6 +59,7 @@ LoadResult load() {
   resolve(lib, "cuModuleUnload", a.cuModuleUnload, missing);
   resolve(lib, "cuModuleGetFunction", a.cuModuleGetFunction, missing);
   resolve(lib, "cuLaunchKernel", a.cuLaunchKernel, missing);
+  resolve(lib, "cuFuncSetAttribute", a.cuFuncSetAttribute, missing);
   resolve(lib, "cuGetErrorString", a.cuGetErrorString, missing);
   resolve(lib, "cuGetErrorName", a.cuGetErrorName, missing);
   std::string optional; // graphs are optional: their absence is no error

@@ -37,6 +37,10 @@ constexpr CUresult CUDA_ERROR_NO_DEVICE = 100;
 constexpr CUresult CUDA_ERROR_NOT_FOUND = 500;
 
 // Values of the driver's CUjit_option enumeration that we pass.
+/// CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: a kernel may be launched
+/// with more than 48 KiB of dynamic shared memory only up to this.
+constexpr int kCuFuncAttributeMaxDynamicSharedBytes = 8;
+
 enum CUjit_option : int {
   CU_JIT_INFO_LOG_BUFFER = 3,
   CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4,
@@ -69,6 +73,7 @@ struct DriverApi {
                              unsigned gz, unsigned bx, unsigned by, unsigned bz,
                              unsigned sharedBytes, CUstream stream,
                              void **params, void **extra);
+  CUresult (*cuFuncSetAttribute)(CUfunction fn, int attribute, int value);
   CUresult (*cuGetErrorString)(CUresult error, const char **str);
   CUresult (*cuGetErrorName)(CUresult error, const char **str);
 

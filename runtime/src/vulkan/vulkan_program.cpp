@@ -170,6 +170,13 @@ Status VulkanDevice::buildLayouts(VulkanSequence &seq, size_t numArgs) {
 
 Status VulkanDevice::buildPipeline(VulkanSequence &seq,
                                    const LaunchSpec &spec) {
+  // SPIR-V declares its workgroup memory in the shader; the compiler gives
+  // Vulkan kernels no dynamic workgroup memory.
+  if (spec.sharedBytes)
+    return invalidArgument(spec.label + " asks for " +
+                           std::to_string(spec.sharedBytes) +
+                           " bytes of dynamic workgroup memory, which "
+                           "Vulkan kernels cannot have");
   auto key = std::make_tuple(spec.module, spec.entry, spec.args.size());
   if (seq.pipelines.count(key))
     return okStatus();

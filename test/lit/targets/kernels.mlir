@@ -2,14 +2,14 @@
 // REQUIRES: ptxas, spirv-val
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: onnx-tosa-compile %s --target=cuda --cuda-format=ptx --dump-kernels=%t/ptx -o %t/m.cuda.otsa
-// RUN: for f in %t/ptx/*.ptx; do ptxas -arch=sm_90 "$f" -o /dev/null || exit 1; done
+// RUN: for f in %t/ptx/*.ptx; do ptxas -arch=sm_90a "$f" -o /dev/null || exit 1; done
 // RUN: onnx-tosa-compile %s --target=vulkan --dump-kernels=%t/spv -o %t/m.vulkan.otsa
 // RUN: for f in %t/spv/*.spv; do spirv-val --target-env vulkan1.1 "$f" || exit 1; done
 // RUN: ls %t/ptx | FileCheck %s --check-prefix=PTX
 // RUN: onnx-tosa-compile %s --emit=ptx | FileCheck %s --check-prefix=ISA
 
 // PTX: main_kernel.ptx
-// ISA: .target sm_90
+// ISA: .target sm_90a
 // ISA: .entry main_kernel(
 func.func @main(%x: tensor<1x8x8x4xf32>, %w: tensor<8x8xf32>) -> (tensor<1x8x8x4xf32>, tensor<1x16x4xf32>) {
   %z = "tosa.const"() {values = dense<0.0> : tensor<1xf32>} : () -> tensor<1xf32>
@@ -28,7 +28,7 @@ func.func @main(%x: tensor<1x8x8x4xf32>, %w: tensor<8x8xf32>) -> (tensor<1x8x8x4
   return %s, %o : tensor<1x8x8x4xf32>, tensor<1x16x4xf32>
 }
 
-// With ptxas available the default is a cubin: check it is sm_90 machine code.
+// With ptxas available the default is a cubin: check it is machine code.
 // RUN: onnx-tosa-compile %s --target=cuda --dump-kernels=%t/cubin -o %t/m.cubin.otsa
 // RUN: od -An -tx1 -N4 %t/cubin/main_kernel.cubin | FileCheck %s --check-prefix=CUBIN
 // CUBIN: 7f 45 4c 46

@@ -10,7 +10,7 @@
 // RUN: onnx-tosa-compile %s --target=vulkan --emit=spirv | FileCheck %s --check-prefix=SPIRV
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: onnx-tosa-compile %s --target=cuda --cuda-format=ptx --dump-kernels=%t/ptx -o %t/m.cuda.otsa
-// RUN: for f in %t/ptx/*.ptx; do ptxas -arch=sm_90 "$f" -o /dev/null || exit 1; done
+// RUN: for f in %t/ptx/*.ptx; do ptxas -arch=sm_90a "$f" -o /dev/null || exit 1; done
 // RUN: onnx-tosa-compile %s --target=vulkan --dump-kernels=%t/spv -o %t/m.vulkan.otsa
 // RUN: for f in %t/spv/*.spv; do spirv-val --target-env vulkan1.1 "$f" || exit 1; done
 

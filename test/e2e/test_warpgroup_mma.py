@@ -1,0 +1,96 @@
+"""fp16 GEMMs on Hopper's warpgroup MMA (wgmma.mma_async, the default
+--chip=sm_90a): matmuls and convolutions whose tiles fill the GPU, with
+each of the kernel's tilings (128x128, 64x128, 64x64), cut row, column and
+K tiles, a split K, batches, an epilogue, and C starting from a
+convolution's bias. The PTX is checked here on every machine; the outputs
+are compared with onnxruntime's fp32 on the CUDA target only (other targets
+do not run this kernel)."""
+import re
+
+import numpy as np
+import onnx
+import pytest
+
+import e2e_support as S
+from test_tensor_cores import conv, conv_relu, matmul, matmul_bias_relu
+
+# As test_tensor_cores.py's fp16 bound: inputs and weights rounded to fp16
+# once (2^-11 relative), products summed in f32, K <= 4096; a wrong tile,
+# row or K step is off by the size of the outputs themselves.
+TOLERANCE = 1e-2
+
+# name: (model, the instruction's N, i.e. the tiling's columns)
+MODELS = {
+    # 2048 x 1280 in 128x128 tiles, nothing cut; K = 512 (8 steps).
+    "wg_128x128": (lambda n: matmul(n, [2048, 512], [512, 1280]), 128),
+    # Rows, columns and K all cut (2000, 1160, 200 = 3 steps and 8), with
+    # bias and ReLU applied from the accumulators.
+    "wg_ragged_epilogue": (lambda n: matmul_bias_relu(n, [2000, 200],
+                                                      [200, 1160]), 128),
+    # 256 x 512 fills too few blocks for K = 4096: 16 slices of 64x128
+    # tiles, a second kernel sums them and applies the epilogue.
+    "wg_split_k": (lambda n: matmul_bias_relu(n, [256, 4096],
+                                              [4096, 512]), 128),
+    # BERT's attention output projection at batch 8: 64x64 tiles.
+    "wg_64x64": (lambda n: matmul(n, [1024, 768], [768, 768]), 64),
+    # Both operands inputs, 12 batches of one K step.
+    "wg_batched": (lambda n: matmul(n, [12, 256, 64], [12, 64, 256],
+                                    weight=False), 64),
+    # 3x3 convolution, padding 1, 25088 output pixels: C starts from the
+    # bias, ReLU after it.
+    "wg_conv3x3": (lambda n: conv_relu(n, [32, 64, 28, 28],
+                                       [128, 64, 3, 3]), 128),
+    # 9000 output pixels (the last 64-row tile cut) starting from the bias,
+    # stride 2.
+    "wg_conv_cut": (lambda n: conv(n, [10, 64, 60, 60], [128, 64, 3, 3],
+                                   strides=[2, 2], pads=[1, 1, 1, 1]), 128),
+}
+
+
+@pytest.fixture(scope="module", params=sorted(MODELS))
+def model(request, tmp_path_factory):
+    name = request.param
+    path = tmp_path_factory.mktemp(name) / f"{name}.onnx"
+    onnx.save_model(MODELS[name][0](name), path)
+    return path
+
+
+def test_ptx_uses_warpgroup_mma(compile_tool, model, tmp_path):
+    ptx = tmp_path / "model.ptx"
+    proc = S.call([compile_tool, model, "--target=cuda", "--precision=fp16",
+                   "--emit=ptx", "-o", ptx])
+    assert proc.returncode == 0, f"compiling failed{S.describe(proc)}"
+    text = ptx.read_text()
+    n = MODELS[model.stem][1]
+    assert (f"wgmma.mma_async.sync.aligned.m64n{n}k16.f32.f16.f16"
+            in text), "no warpgroup MMA of the expected shape in the PTX"
+    # Dynamic shared memory, declared as PTX's external array.
+    assert re.search(r"\.extern \.shared .*\[\];", text)
+    # And the WMMA kernel without it, or for sm_90 (no warpgroup MMA there).
+    for flags in (["--warpgroup-mma=false"], ["--chip=sm_90"]):
+        proc = S.call([compile_tool, model, "--target=cuda",
+                       "--precision=fp16", "--emit=ptx", "-o", ptx, *flags])
+        assert proc.returncode == 0, f"compiling failed{S.describe(proc)}"
+        text = ptx.read_text()
+        assert "wgmma" not in text and "wmma.mma.sync" in text, flags
+
+
+def test_matches_onnxruntime(compile_tool, run_tool, model, tmp_path):
+    if S.TARGET != "cuda":
+        pytest.skip("warpgroup MMA runs on the CUDA target only")
+    artifact = tmp_path / "model.otsa"
+    proc = S.compile_model(compile_tool, model, artifact, "--precision=fp16")
+    assert proc.returncode == 0, f"compiling failed{S.describe(proc)}"
+    feeds = S.make_models.make_inputs(onnx.load(model),
+                                      S.make_models.name_seed(model.stem))
+    out_dir = tmp_path / "outputs"
+    out_dir.mkdir()
+    run = S.run_artifact(run_tool, artifact,
+                         S.save_inputs(feeds, tmp_path / "inputs"), out_dir)
+    assert run.returncode == 0, f"running failed{S.describe(run)}"
+    ref = S.onnxruntime_outputs(model, feeds)["y"]
+    got = np.load(out_dir / "y.npy")
+    assert got.shape == ref.shape
+    np.testing.assert_allclose(got, ref, rtol=TOLERANCE, atol=TOLERANCE,
+                               err_msg=f"{model.stem}: fp16 differs from "
+                               "onnxruntime beyond its error")

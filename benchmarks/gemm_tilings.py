@@ -10,7 +10,10 @@ would build it, with one copy of the tiles in workgroup memory
 two and the loads 1 to 4 K steps ahead (--gemm-prefetch; both through
 registers: --gemm-async-copies=none), and with --async-copies also on
 tensor cores with the tiles copied by cp.async into 2 to 4 copies
-(--gemm-async-copies=all --gemm-stages=S); and times the
+(--gemm-async-copies=all --gemm-stages=S), and with --warpgroup the
+warpgroup-MMA kernel's tilings (--gemm-tiling=wgMxN[sS], 3 or 4 copies of
+the tiles; the WMMA configurations then with --warpgroup-mma=false, so
+that they are what they say); and times the
 kernels of each (onnx-tosa-run --profile: every launch alone, median, by
 CUDA events or Vulkan timestamps; a split K is two launches). It prints,
 per shape, the compiler's choice, the fastest configuration and their
@@ -20,7 +23,7 @@ set from.
     python3 benchmarks/gemm_tilings.py --compiler BIN --runner BIN --out DIR
         [--shapes 1024x768x768,...] [--precisions fp32,fp16]
         [--tilings all|default|UMxUNxPMxPN[sS],...] [--target cuda|vulkan]
-        [--async-copies]
+        [--async-copies] [--warpgroup]
 
 This is a benchmark, not a test: it asserts nothing.
 """
@@ -48,6 +51,8 @@ SIMT = ["16x16x2x2", "8x16x2x2", "16x8x2x2", "8x8x2x2", "16x16x1x1",
 WMMA = ["4x2x2x4", "4x2x2x2", "2x2x2x2", "2x2x1x2", "2x2x1x1", "2x2x2x4",
         "2x4x2x2"]
 SLICES = [1, 2, 3, 4]
+# Warpgroup MMA (sm_90a, fp16): rows x columns of the tile.
+WARPGROUP = ["128x128", "64x128", "128x64", "64x64"]
 PROFILE_RE = re.compile(r"profile: (\d+) launches, each alone \(median of "
                         r"\d+\), sum ([\d.]+) ms")
 GRID_RE = re.compile(r"^\s+\d+\s+[\d.]+\s+[\d.]+%\s+(\S+)\s+(\S+)", re.M)
@@ -118,6 +123,10 @@ def main():
     p.add_argument("--async-copies", action="store_true",
                    help="also each fp16 configuration with two stages, its "
                    "tiles copied asynchronously into 2, 3 and 4 copies")
+    p.add_argument("--warpgroup", action="store_true",
+                   help="also each fp16 shape on the warpgroup-MMA kernel "
+                   "with each of its tilings, K split into 1 to 4 slices, "
+                   "3 or 4 copies of the tiles")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 4)
     a = p.parse_args()
     device = "cuda" if a.target == "cuda" else "vulkan"
@@ -137,6 +146,13 @@ def main():
             configs += [(shape, dtype, "", s, p, False) for s, p in variants]
             if a.async_copies and dtype == "fp16":
                 configs += [(shape, dtype, "", s, 0, True) for s in (2, 3, 4)]
+            if a.warpgroup and dtype == "fp16":
+                steps = -(-k // 64)
+                configs += [(shape, dtype, f"wg{t}" + (f"s{s}" if s > 1 else ""),
+                             stages, 0, False)
+                            for t in WARPGROUP for s in SLICES
+                            if steps % s == 0 and steps // s >= 2
+                            for stages in (3, 4)]
             if a.tilings == "default":
                 continue
             if a.tilings == "all":
@@ -167,16 +183,19 @@ def main():
         art = (work / f"gemm_{shape}_{dtype}_{tiling or 'default'}_{stages}"
                f"_{prefetch}{'_async' if async_ else ''}.otsa")
         cmd = [a.compiler, str(onnx_path), f"--target={a.target}", "-o",
-               str(art),
-               f"--gemm-stages={stages}"]
-        if prefetch:
-            cmd.append(f"--gemm-prefetch={prefetch}")
-        if tiling:
-            cmd.append(f"--gemm-tiling={tiling}")
-        if stages != 2 or prefetch or tiling or async_:
+               str(art)]
+        if tiling.startswith("wg"):
+            cmd += [f"--gemm-tiling={tiling}", f"--gemm-stages={stages}"]
+        elif stages != 2 or prefetch or tiling or async_:
             # The compiler's choice (two stages, its own prefetch) alone is
-            # left to the compiler; the others say how tiles are loaded.
-            cmd.append("--gemm-async-copies=" + ("all" if async_ else "none"))
+            # left to the compiler; the others say how tiles are loaded, on
+            # the WMMA kernel.
+            cmd += [f"--gemm-stages={stages}", "--warpgroup-mma=false",
+                    "--gemm-async-copies=" + ("all" if async_ else "none")]
+            if prefetch:
+                cmd.append(f"--gemm-prefetch={prefetch}")
+            if tiling:
+                cmd.append(f"--gemm-tiling={tiling}")
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
         return art if r.returncode == 0 else r.stderr.strip()[-200:]
 
@@ -247,6 +266,25 @@ def main():
                 f"{'async' if best.get('async') else best.get('prefetch', 1)})"
                 f" | {best['ms']:.4f} | "
                 f"{default['ms'] / best['ms']:.2f}x |")
+    if a.warpgroup:
+        lines += ["", "| shape MxNxK | compiler's choice ms | its grid | "
+                  "best warpgroup tiling (copies) | its grid | ms | "
+                  "choice / best |", "|---|---:|---|---|---|---:|---:|"]
+        for shape in a.shapes.split(","):
+            rows = [r for r in results if r["shape"] == shape and
+                    r["precision"] == "fp16" and "ms" in r]
+            default = next((r for r in rows if r["tiling"] == "default" and
+                            r["stages"] == 2 and r["prefetch"] == 0 and
+                            not r["async"]), None)
+            wg = [r for r in rows if r["tiling"].startswith("wg")]
+            if not default or not wg:
+                continue
+            best = min(wg, key=lambda r: r["ms"])
+            lines.append(
+                f"| {shape} | {default['ms']:.4f} | "
+                f"{' + '.join(default['grids'])} | {best['tiling']} "
+                f"({best['stages']}) | {' + '.join(best['grids'])} | "
+                f"{best['ms']:.4f} | {default['ms'] / best['ms']:.2f}x |")
     table = "\n".join(lines) + "\n"
     (a.out / "gemm_tilings.md").write_text(table)
     print(table)

@@ -94,7 +94,7 @@ constexpr int64_t kBytes = 16;    // global loads; shared-memory row padding
 constexpr int64_t kCPadding = 4;  // floats added to each row of staged C
 constexpr int64_t kSmCount = 132;  // H100/H200 streaming multiprocessors
 constexpr int64_t kMinWarpsPerSm = 4;  // to hide memory latency at all
-constexpr int64_t kMinSliceK = 256;    // K of a slice of a split K
+constexpr int64_t kMinSliceSteps = 8;  // K steps of a slice of a split K
 constexpr int64_t kSimtWarpsPerSm = 10; // CUDA cores: see chooseTiling
 constexpr int64_t kMaxSimtSlices = 4;
 constexpr int64_t kWorkgroupBytes = 48 * 1024; // static workgroup memory
@@ -107,6 +107,8 @@ constexpr int64_t kWarpgroupK = 64;
 constexpr int64_t kWarpgroupStages = 3;
 constexpr int64_t kSwizzleBytes = 1024;
 constexpr int64_t kWarpgroupThreads = 128;
+constexpr int64_t kMinWarpgroupSliceSteps = 16;
+constexpr int64_t kMaxDynamicWorkgroupBytes = 227 * 1024; // sm_90, a block
 /// Multiply-adds below which a contraction keeps the plain kernels: as fast
 /// at that size (a launch's worth of work), and much less code to compile
 /// (which Vulkan drivers do when a model is loaded).
@@ -327,24 +329,14 @@ std::optional<Gemm> gemmOf(Operation *op) {
 /// or 128x64 tiles (8 warps of 32x64 or 32x32): twice the products per
 /// byte loaded of 64x64 ones. On CUDA cores (`simt`), 64x128 to 16x32
 /// tiles of 128 threads or fewer, 8x8 or 4x4 elements each, with K split
-/// more readily (below). With `warpgroup` (f16 on sm_90a, A in whole
-/// vectors): warpgroup MMA on 128x128, 64x128 or 64x64 tiles, by the same
-/// rule, but none when no tiling fills the GPU (the smaller tiles of the
-/// WMMA kernel do better there).
+/// more readily (below).
 std::optional<Tiling> chooseTiling(const Gemm &g, bool simt, bool large = false,
-                                   bool split = false, bool warpgroup = false) {
+                                   bool split = false) {
   // B and C are read in 16-byte vectors along their rows.
   if (g.n % vectorWidth(g.element) != 0)
     return std::nullopt;
-  if (warpgroup && (simt || !g.element.isF16() || !vectorA(g)))
-    return std::nullopt;
-  static const Tiling tensorCores[] = {{4, 2, 2, 4}, {4, 2, 2, 2},
-                                       {2, 2, 2, 2}, {2, 2, 1, 2},
-                                       {2, 2, 1, 1}};
-  static const Tiling warpgroups[] = {
-      {8, 1, 1, 8, false, 1, kWarpgroupStages, 1, true, true},
-      {4, 1, 1, 8, false, 1, kWarpgroupStages, 1, true, true},
-      {4, 1, 1, 4, false, 1, kWarpgroupStages, 1, true, true}};
+  static const Tiling tensorCores[] = {
+      {4, 2, 2, 4}, {4, 2, 2, 2}, {2, 2, 2, 2}, {2, 2, 1, 2}, {2, 2, 1, 1}};
   // No 256-thread tiles on CUDA cores: in the tiling sweep
   // (benchmarks/gemm_tilings.py, H200) 128-thread ones were faster on every
   // shape of BERT's matmuls, more of them fitting on a multiprocessor.
@@ -370,20 +362,17 @@ std::optional<Tiling> chooseTiling(const Gemm &g, bool simt, bool large = false,
                                       llvm::alignTo(g.n, t.tileN()));
   };
   SmallVector<Tiling> usable;
-  for (const Tiling &t : simt        ? ArrayRef(cudaCores)
-                         : warpgroup ? ArrayRef(warpgroups)
-                                     : ArrayRef(tensorCores))
+  for (const Tiling &t : simt ? ArrayRef(cudaCores) : ArrayRef(tensorCores))
     if (simt || t.threads() <= 128 || (large && g.element.isF16()))
       usable.push_back(t);
   SmallVector<Tiling> efficient = llvm::filter_to_vector(
       usable, [&](const Tiling &t) { return utilization(t) >= 0.75; });
   if (!efficient.empty())
     usable = efficient;
-  int64_t stepK = warpgroup ? kWarpgroupK : kTileK;
-  int64_t steps = llvm::divideCeil(g.k, stepK);
+  int64_t steps = llvm::divideCeil(g.k, kTileK);
   auto splits = [&](int64_t slices) {
     return slices == 1 ||
-           (steps % slices == 0 && steps / slices * stepK >= kMinSliceK);
+           (steps % slices == 0 && steps / slices >= kMinSliceSteps);
   };
   if (simt) {
     // 8x8 elements per thread do twice the products per element read from
@@ -413,14 +402,55 @@ std::optional<Tiling> chooseTiling(const Gemm &g, bool simt, bool large = false,
     return best;
   if (split)
     for (Tiling t : usable)
-      for (int64_t s = 2; s * kMinSliceK <= steps * stepK; ++s)
+      for (int64_t s = 2; s * kMinSliceSteps <= steps; ++s)
         if (splits(s) && fills(t, s)) {
           t.slices = s;
           return t;
         }
-  if (warpgroup)
-    return std::nullopt;
   return usable.back();
+}
+
+/// Warpgroup MMA's tiling (f16 with A in whole vectors), from the sweep of
+/// its tilings on BERT's matmul shapes and 4096^3 (benchmarks/
+/// gemm_tilings.py --warpgroup, H200): the largest of 128x128, 64x128 and
+/// 64x64 whose blocks are two or more per multiprocessor (128x128 only at
+/// 4096^3, 64x128 for BERT's b8 FFN up and QKV), else 64x64; where that
+/// leaves multiprocessors idle and `split`, K in as many slices of 16 steps
+/// or more as keep the blocks within one per multiprocessor (BERT's b1 FFN
+/// down: 3; the b1 projections, 12 steps, were faster unsplit). 3 copies of
+/// the tiles were best or within 5 % everywhere. The kernel was faster than
+/// the WMMA one on every shape swept, by 1.4-2x on BERT's b1 ones; none for
+/// GEMMs whose rows fill less than half a 64-row tile (a GEMV), nor for
+/// convolutions whose tiles leave multiprocessors idle (below).
+std::optional<Tiling> chooseWarpgroupTiling(const Gemm &g, bool split) {
+  if (!g.element.isF16() || !vectorA(g) || g.n % vectorWidth(g.element) != 0 ||
+      2 * g.m < 64)
+    return std::nullopt;
+  static const Tiling tilings[] = {
+      {8, 1, 1, 8, false, 1, kWarpgroupStages, 1, true, true},
+      {4, 1, 1, 8, false, 1, kWarpgroupStages, 1, true, true},
+      {4, 1, 1, 4, false, 1, kWarpgroupStages, 1, true, true}};
+  auto blocks = [&](const Tiling &t) {
+    return g.batch * llvm::divideCeil(g.m, t.tileM()) *
+           llvm::divideCeil(g.n, t.tileN());
+  };
+  Tiling t = tilings[2];
+  for (const Tiling &candidate : tilings)
+    if (blocks(candidate) >= 2 * kSmCount) {
+      t = candidate;
+      break;
+    }
+  int64_t steps = llvm::divideCeil(g.k, kWarpgroupK);
+  if (split && blocks(t) < kSmCount)
+    for (int64_t s = 2; steps / s >= kMinWarpgroupSliceSteps; ++s)
+      if (steps % s == 0 && blocks(t) * s <= kSmCount)
+        t.slices = s;
+  // Convolutions (not swept) only where their blocks fill the GPU: on
+  // ResNet-50 b1 in fp16 (H200) 0.441 ms that way, 0.511 ms with also its
+  // layers whose 64x64 tiles leave multiprocessors idle (two runs).
+  if (g.kh != 0 && blocks(t) * t.slices < kSmCount)
+    return std::nullopt;
+  return t;
 }
 
 /// The buffer `v` is an expand/collapse_shape view of (itself if none), when
@@ -1838,6 +1868,28 @@ std::optional<Tiling> parseTiling(StringRef spec, const Gemm &g, bool simt) {
   return valid ? std::optional(t) : std::nullopt;
 }
 
+/// A forced warpgroup-MMA tiling, "wgMxN[sS]": M 64 or 128 rows (one or two
+/// warpgroups), N 64 or 128 columns, S slices of K.
+std::optional<Tiling> parseWarpgroupTiling(StringRef spec, const Gemm &g) {
+  if (!spec.consume_front("wg") || !g.element.isF16() || !vectorA(g) ||
+      g.n % vectorWidth(g.element) != 0)
+    return std::nullopt;
+  auto [shape, sliceText] = spec.split('s');
+  auto [rowsText, colsText] = shape.split('x');
+  int64_t rows = 0, cols = 0, slices = 1;
+  if (rowsText.getAsInteger(10, rows) || colsText.getAsInteger(10, cols) ||
+      (!sliceText.empty() && sliceText.getAsInteger(10, slices)) ||
+      (rows != 64 && rows != 128) || (cols != 64 && cols != 128) ||
+      slices < 1 || llvm::divideCeil(g.k, kWarpgroupK) % slices != 0)
+    return std::nullopt;
+  return Tiling{rows / kFragment,   1,      1,
+                cols / kFragment,
+                /*simt=*/false,     slices, kWarpgroupStages,
+                /*prefetch=*/1,
+                /*asyncCopy=*/true,
+                /*warpgroup=*/true};
+}
+
 struct TensorCoreKernelsPass
     : PassWrapper<TensorCoreKernelsPass, OperationPass<func::FuncOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TensorCoreKernelsPass)
@@ -1885,7 +1937,9 @@ struct TensorCoreKernelsPass
       *this, "tiling",
       llvm::cl::desc("for tuning experiments: every kernel whose GEMM can use "
                      "it gets this tiling, UMxUNxPMxPN[sS] (units of the "
-                     "block, fragments or 4x4 groups per unit, K slices)"),
+                     "block, fragments or 4x4 groups per unit, K slices), "
+                     "or with warpgroup-mma wgMxN[sS] (rows, columns, K "
+                     "slices)"),
       llvm::cl::init("")};
   StringRef getArgument() const override {
     return "onnx-tosa-tensor-core-kernels";
@@ -1942,16 +1996,24 @@ struct TensorCoreKernelsPass
         if (epilogue)
           epilogue->erase();
       };
-      // Warpgroup MMA where its tiles fill the GPU (a split K starts each
-      // slice from zero).
-      if (warpgroupMma && !simt)
-        if (std::optional<Tiling> w =
-                chooseTiling(*g, simt, /*large=*/true, /*split=*/bool(fill),
-                             /*warpgroup=*/true)) {
+      // Warpgroup MMA where it can be used (a split K starts each slice
+      // from zero).
+      // A forced "wg" tiling (tuning experiments) takes its place, and a
+      // given number of copies of the tiles (2 to 4) that of the default.
+      if (warpgroupMma && !simt) {
+        std::optional<Tiling> w = parseWarpgroupTiling(tiling, *g);
+        if (!w || (!fill && w->slices > 1))
+          w = chooseWarpgroupTiling(*g, /*split=*/bool(fill));
+        if (w) {
+          if (stages)
+            w->stages = std::clamp<int64_t>(stages, 2, 4);
+          while (warpgroupSharedBytes(*w) > kMaxDynamicWorkgroupBytes)
+            --w->stages;
           epilogue = epilogueOf(op, roots[2], fill, {roots[0], roots[1]});
           build(*w);
           continue;
         }
+      }
       // A forced tiling is taken where the kernel can have it, with one
       // copy of the tiles or the two it may get below (and an epilogue's
       // staging of C in workgroup memory).

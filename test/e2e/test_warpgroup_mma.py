@@ -1,5 +1,5 @@
 """fp16 GEMMs on Hopper's warpgroup MMA (wgmma.mma_async, the default
---chip=sm_90a): matmuls and convolutions whose tiles fill the GPU, with
+--chip=sm_90a): matmuls and convolutions, with
 each of the kernel's tilings (128x128, 64x128, 64x64), cut row, column and
 K tiles, a split K, batches, an epilogue, and C starting from a
 convolution's bias. The PTX is checked here on every machine; the outputs
@@ -21,29 +21,30 @@ TOLERANCE = 1e-2
 
 # name: (model, the instruction's N, i.e. the tiling's columns)
 MODELS = {
-    # 2048 x 1280 in 128x128 tiles, nothing cut; K = 512 (8 steps).
-    "wg_128x128": (lambda n: matmul(n, [2048, 512], [512, 1280]), 128),
-    # Rows, columns and K all cut (2000, 1160, 200 = 3 steps and 8), with
-    # bias and ReLU applied from the accumulators.
+    # 4096 x 1152 in 128x128 tiles (two blocks per multiprocessor), nothing
+    # cut; K = 512 (8 steps).
+    "wg_128x128": (lambda n: matmul(n, [4096, 512], [512, 1152]), 128),
+    # 64x128 tiles with rows, columns and K all cut (2000, 1160, 200 = 3
+    # steps and 8), bias and ReLU applied from the accumulators.
     "wg_ragged_epilogue": (lambda n: matmul_bias_relu(n, [2000, 200],
                                                       [200, 1160]), 128),
-    # 256 x 512 fills too few blocks for K = 4096: 16 slices of 64x128
-    # tiles, a second kernel sums them and applies the epilogue.
+    # 256 x 512 in 64x64 tiles is 32 blocks for K = 4096: 4 slices, a
+    # second kernel sums them and applies the epilogue.
     "wg_split_k": (lambda n: matmul_bias_relu(n, [256, 4096],
-                                              [4096, 512]), 128),
+                                              [4096, 512]), 64),
     # BERT's attention output projection at batch 8: 64x64 tiles.
     "wg_64x64": (lambda n: matmul(n, [1024, 768], [768, 768]), 64),
     # Both operands inputs, 12 batches of one K step.
     "wg_batched": (lambda n: matmul(n, [12, 256, 64], [12, 64, 256],
                                     weight=False), 64),
-    # 3x3 convolution, padding 1, 25088 output pixels: C starts from the
-    # bias, ReLU after it.
+    # 3x3 convolution, padding 1, 25088 output pixels in 64x128 tiles: C
+    # starts from the bias, ReLU after it.
     "wg_conv3x3": (lambda n: conv_relu(n, [32, 64, 28, 28],
                                        [128, 64, 3, 3]), 128),
-    # 9000 output pixels (the last 64-row tile cut) starting from the bias,
-    # stride 2.
+    # 9000 output pixels in 64x64 tiles (the last row tile cut) starting
+    # from the bias, stride 2.
     "wg_conv_cut": (lambda n: conv(n, [10, 64, 60, 60], [128, 64, 3, 3],
-                                   strides=[2, 2], pads=[1, 1, 1, 1]), 128),
+                                   strides=[2, 2], pads=[1, 1, 1, 1]), 64),
 }
 
 

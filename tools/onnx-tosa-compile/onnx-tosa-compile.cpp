@@ -172,14 +172,16 @@ cl::opt<bool> subgroupReduce(
 cl::opt<std::string> gemmTiling(
     "gemm-tiling",
     cl::desc("Tuning experiments: the tiling of every tiled GEMM kernel that "
-             "can use it, UMxUNxPMxPN[sS] (see benchmarks/gemm_tilings.py)"),
+             "can use it, UMxUNxPMxPN[sS], or wgMxN[sS] for warpgroup MMA "
+             "(see benchmarks/gemm_tilings.py)"),
     cl::Hidden, cl::cat(category));
 cl::opt<unsigned> gemmStages(
     "gemm-stages",
     cl::desc("Tuning experiments: copies of the tiled GEMM kernels' A and B "
              "tiles in workgroup memory, at most (as many as fit): 1 or 2, "
              "2 to 4 with asynchronous copies (default: 2, 4 with "
-             "asynchronous copies: --gemm-async-copies)"),
+             "asynchronous copies: --gemm-async-copies; warpgroup MMA: "
+             "2 to 4, default 3)"),
     cl::init(0), cl::Hidden, cl::cat(category));
 enum class AsyncCopiesFlag { Auto, None, Matmuls, All };
 cl::opt<AsyncCopiesFlag> gemmAsyncCopies(

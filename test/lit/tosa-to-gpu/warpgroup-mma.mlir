@@ -1,23 +1,24 @@
 // Warpgroup MMA (onnx-tosa-tensor-core-kernels{warpgroup-mma}, the default
-// for f16 on --chip=sm_90a): a 2048x1280 GEMM fills the GPU with 128x128
-// tiles, 256 threads (two warpgroups of 64 rows). The tiles live in
-// 3 x 32 KiB + 1 KiB of dynamic workgroup memory (the 1 KiB to move them to
-// a multiple of 1024 bytes, which the 128-byte swizzle needs); two steps'
-// copies start before the loop. Each step waits for its own, fences them
-// for the tensor cores' proxy, passes a barrier, multiplies its 64 of K by
-// four m64n128k16 instructions reading A and B through descriptors,
-// starts the copies of the step two ahead, and waits for its products.
-// C goes to memory straight from the accumulators, two floats at a time.
+// for f16 on --chip=sm_90a): a 4096x1152 GEMM has two blocks per
+// multiprocessor with 128x128 tiles, 256 threads (two warpgroups of 64
+// rows). The tiles live in 3 x 32 KiB + 1 KiB of dynamic workgroup memory
+// (the 1 KiB to move them to a multiple of 1024 bytes, which the 128-byte
+// swizzle needs); two steps' copies start before the loop. Each step waits
+// for its own, fences them for the tensor cores' proxy, passes a barrier,
+// multiplies its 64 of K by four m64n128k16 instructions reading A and B
+// through descriptors, starts the copies of the step two ahead, and waits
+// for its products. C goes to memory straight from the accumulators, two
+// floats at a time.
 // REQUIRES: ptxas
 // RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels{warpgroup-mma=true}))' | FileCheck %s
 // RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels))' | FileCheck %s --check-prefix=WMMA
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: onnx-tosa-compile %S/Inputs/matmul-2048x1280x512.mlir --precision=fp16 --target=cuda --cuda-format=ptx --dump-kernels=%t/ptx -o %t/m.otsa
+// RUN: onnx-tosa-compile %S/Inputs/matmul-4096x1152x512.mlir --precision=fp16 --target=cuda --cuda-format=ptx --dump-kernels=%t/ptx -o %t/m.otsa
 // RUN: cat %t/ptx/*.ptx | FileCheck %s --check-prefix=PTX
 // RUN: for f in %t/ptx/*.ptx; do ptxas -arch=sm_90a "$f" -o /dev/null || exit 1; done
 
 // CHECK-LABEL: func.func @wgmma
-// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %c10{{.*}}, %{{.*}} = %c16{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %c256{{.*}}, {{.*}}) dynamic_shared_memory_size %c99328_i32
+// CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %c9{{.*}}, %{{.*}} = %c32{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %c256{{.*}}, {{.*}}) dynamic_shared_memory_size %c99328_i32
 // CHECK: %[[RAW:.*]] = gpu.dynamic_shared_memory
 // CHECK: %[[TILES:.*]] = memref.view %[[RAW]]{{.*}} to memref<49664xf16, #gpu.address_space<workgroup>>
 // CHECK: memref.extract_aligned_pointer_as_index %[[RAW]]
@@ -51,10 +52,10 @@
 // PTX: .minnctapersm 2
 // PTX: fence.proxy.async.shared::cta;
 // PTX: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 1;
-func.func @wgmma(%a: memref<2048x512xf16>, %b: memref<1x512x1280xf16>, %c: memref<1x2048x1280xf32>) {
+func.func @wgmma(%a: memref<4096x512xf16>, %b: memref<1x512x1152xf16>, %c: memref<1x4096x1152xf32>) {
   %zero = arith.constant 0.0 : f32
-  linalg.fill ins(%zero : f32) outs(%c : memref<1x2048x1280xf32>)
-  %a3 = memref.expand_shape %a [[0, 1], [2]] output_shape [1, 2048, 512] : memref<2048x512xf16> into memref<1x2048x512xf16>
-  linalg.batch_matmul {onnx_tosa.tensor_cores} ins(%a3, %b : memref<1x2048x512xf16>, memref<1x512x1280xf16>) outs(%c : memref<1x2048x1280xf32>)
+  linalg.fill ins(%zero : f32) outs(%c : memref<1x4096x1152xf32>)
+  %a3 = memref.expand_shape %a [[0, 1], [2]] output_shape [1, 4096, 512] : memref<4096x512xf16> into memref<1x4096x512xf16>
+  linalg.batch_matmul {onnx_tosa.tensor_cores} ins(%a3, %b : memref<1x4096x512xf16>, memref<1x512x1152xf16>) outs(%c : memref<1x4096x1152xf32>)
   return
 }

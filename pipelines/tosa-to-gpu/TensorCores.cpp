@@ -44,8 +44,9 @@
 // When the zero fill that initializes C directly precedes the op, it is
 // dropped and the accumulators start at zero; otherwise they start from C
 // (a convolution's broadcast bias, say).
-// With `warpgroup-mma` (sm_90a), an f16 GEMM whose 64- or 128-row tiles
-// fill the GPU gets a kernel of another design instead (buildWarpgroupGemm):
+// With `warpgroup-mma` (sm_90a), an f16 GEMM (not a GEMV; a convolution
+// where its tiles fill the GPU: chooseWarpgroupTiling) gets a kernel of
+// another design instead (buildWarpgroupGemm):
 // Hopper's wgmma.mma_async multiplies a warpgroup's 64 rows by the whole
 // tile from swizzled tiles in dynamic workgroup memory, and C goes to memory
 // straight from the accumulators.
@@ -144,7 +145,6 @@ struct Tiling {
   bool warpgroup = false;
   int64_t unit() const { return simt ? kGroup : kFragment; }
   int64_t stepK() const { return warpgroup ? kWarpgroupK : kTileK; }
-  int64_t warpgroups() const { return threads() / kWarpgroupThreads; }
   int64_t tileM() const { return unitsM * perM * unit(); }
   int64_t tileN() const { return unitsN * perN * unit(); }
   int64_t threads() const {
@@ -1929,9 +1929,9 @@ struct TensorCoreKernelsPass
       llvm::cl::init(0)};
   Option<bool> warpgroupMma{
       *this, "warpgroup-mma",
-      llvm::cl::desc("f16 GEMMs that fill the GPU with its tiles use "
-                     "warpgroup MMA (wgmma.mma_async; needs an sm_90a "
-                     "target)"),
+      llvm::cl::desc("f16 GEMMs use warpgroup MMA (wgmma.mma_async; needs "
+                     "an sm_90a target) where chooseWarpgroupTiling says "
+                     "so: not GEMVs, convolutions whose tiles fill the GPU"),
       llvm::cl::init(false)};
   Option<std::string> tiling{
       *this, "tiling",

@@ -62,8 +62,8 @@ struct GpuPipelineOptions {
   /// K steps ahead that the tiled GEMM kernels load their tiles (1 to 4;
   /// 0: 2 on tensor cores, 1 on CUDA cores).
   unsigned gemmPrefetch = 0;
-  /// f16 tensor-core GEMMs whose tiles fill the GPU use warpgroup MMA
-  /// (wgmma, sm_90a targets only).
+  /// f16 tensor-core GEMMs use warpgroup MMA (wgmma, sm_90a targets only;
+  /// not GEMVs, and convolutions only where their tiles fill the GPU).
   bool warpgroupMma = false;
 };
 
@@ -132,9 +132,9 @@ bool isMarkedForTiledGemm(mlir::Operation *op);
 /// it, "UMxUNxPMxPN[sS]".
 /// `stages`: copies of the tiles, as many as fit up to this (see Tiling;
 /// 0: 2, or 4 with asynchronous copies, see AsyncCopies).
-/// `warpgroupMma` (sm_90a): f16 GEMMs whose 64- or 128-row tiles fill the
-/// GPU are multiplied by wgmma.mma_async from swizzled tiles in dynamic
-/// workgroup memory.
+/// `warpgroupMma` (sm_90a): f16 GEMMs (not GEMVs; convolutions where their
+/// tiles fill the GPU) are multiplied by wgmma.mma_async from swizzled
+/// tiles in dynamic workgroup memory.
 std::unique_ptr<mlir::Pass> createTensorCoreKernelsPass(
     llvm::StringRef tiling = "", unsigned stages = 0, unsigned prefetch = 0,
     AsyncCopies asyncCopies = AsyncCopies::None, bool warpgroupMma = false);

@@ -26,9 +26,9 @@ import e2e_support as S
 # largest error measured (lavapipe) was 2.4e-6. 1e-4 leaves room, while a
 # wrong element is off by the output's own size.
 TOLERANCE = {"fp16": 1e-2, "tf32": 1e-2, "fp32": 1e-4}
-# The PTX instruction each precision's kernels must use: fp16 GEMMs whose
-# tiles fill the GPU use warpgroup MMA (the default sm_90a target; see
-# test_warpgroup_mma.py), the others WMMA.
+# The PTX instruction each precision's kernels must use: fp16 GEMMs use
+# warpgroup MMA (the default sm_90a target; see test_warpgroup_mma.py),
+# GEMVs and convolutions whose tiles leave the GPU idle WMMA.
 MMA = {"fp16": ("wmma.mma.sync.aligned.row.row.m16n16k16.f32.f32",
                 "wgmma.mma_async.sync.aligned.m64n"),
        "tf32": ("wmma.mma.sync.aligned.row.row.m16n16k8.f32.tf32.tf32.f32",)}
@@ -180,11 +180,10 @@ def test_f32_cuda_code_uses_tiles(compile_tool, model, tmp_path):
         "no tiled CUDA-core kernel in the PTX"
 
 
-@pytest.mark.parametrize("precision", sorted(TOLERANCE))
-def test_matches_onnxruntime(compile_tool, run_tool, model, tmp_path,
-                             precision):
-    if precision == "tf32" and S.TARGET != "cuda":
-        pytest.skip("tf32 runs on the CUDA target only")
+def check_against_onnxruntime(compile_tool, run_tool, model, tmp_path,
+                              precision):
+    """Compiles `model` at `precision`, runs it on the test target and
+    compares its output y with onnxruntime's fp32 within TOLERANCE."""
     artifact = tmp_path / "model.otsa"
     proc = S.compile_model(compile_tool, model, artifact,
                            f"--precision={precision}")
@@ -203,3 +202,12 @@ def test_matches_onnxruntime(compile_tool, run_tool, model, tmp_path,
     np.testing.assert_allclose(got, ref, rtol=tol, atol=tol,
                                err_msg=f"{model.stem}: {precision} differs "
                                "from onnxruntime beyond its error")
+
+
+@pytest.mark.parametrize("precision", sorted(TOLERANCE))
+def test_matches_onnxruntime(compile_tool, run_tool, model, tmp_path,
+                             precision):
+    if precision == "tf32" and S.TARGET != "cuda":
+        pytest.skip("tf32 runs on the CUDA target only")
+    check_against_onnxruntime(compile_tool, run_tool, model, tmp_path,
+                              precision)

@@ -7,17 +7,16 @@ are compared with onnxruntime's fp32 on the CUDA target only (other targets
 do not run this kernel)."""
 import re
 
-import numpy as np
 import onnx
 import pytest
 
 import e2e_support as S
-from test_tensor_cores import conv, conv_relu, matmul, matmul_bias_relu
-
-# As test_tensor_cores.py's fp16 bound: inputs and weights rounded to fp16
-# once (2^-11 relative), products summed in f32, K <= 4096; a wrong tile,
-# row or K step is off by the size of the outputs themselves.
-TOLERANCE = 1e-2
+# Outputs are checked within test_tensor_cores.py's fp16 bound: inputs and
+# weights rounded to fp16 once (2^-11 relative), products summed in f32
+# (K <= 4096 here); a wrong tile, row or K step is off by the size of the
+# outputs themselves.
+from test_tensor_cores import (check_against_onnxruntime, conv, conv_relu,
+                               matmul, matmul_bias_relu)
 
 # name: (model, the instruction's N, i.e. the tiling's columns)
 MODELS = {
@@ -79,19 +78,4 @@ def test_ptx_uses_warpgroup_mma(compile_tool, model, tmp_path):
 def test_matches_onnxruntime(compile_tool, run_tool, model, tmp_path):
     if S.TARGET != "cuda":
         pytest.skip("warpgroup MMA runs on the CUDA target only")
-    artifact = tmp_path / "model.otsa"
-    proc = S.compile_model(compile_tool, model, artifact, "--precision=fp16")
-    assert proc.returncode == 0, f"compiling failed{S.describe(proc)}"
-    feeds = S.make_models.make_inputs(onnx.load(model),
-                                      S.make_models.name_seed(model.stem))
-    out_dir = tmp_path / "outputs"
-    out_dir.mkdir()
-    run = S.run_artifact(run_tool, artifact,
-                         S.save_inputs(feeds, tmp_path / "inputs"), out_dir)
-    assert run.returncode == 0, f"running failed{S.describe(run)}"
-    ref = S.onnxruntime_outputs(model, feeds)["y"]
-    got = np.load(out_dir / "y.npy")
-    assert got.shape == ref.shape
-    np.testing.assert_allclose(got, ref, rtol=TOLERANCE, atol=TOLERANCE,
-                               err_msg=f"{model.stem}: fp16 differs from "
-                               "onnxruntime beyond its error")
+    check_against_onnxruntime(compile_tool, run_tool, model, tmp_path, "fp16")

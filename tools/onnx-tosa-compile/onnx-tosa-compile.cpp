@@ -121,8 +121,9 @@ cl::opt<std::string> chip(
     cl::init("sm_90a"), cl::cat(category));
 cl::opt<bool> warpgroupMma(
     "warpgroup-mma",
-    cl::desc("With --chip=sm_90a: f16 matmuls and convolutions whose tiles "
-             "fill the GPU use warpgroup MMA (wgmma) instead of WMMA"),
+    cl::desc("With --chip=sm_90a: f16 matmuls (not GEMVs) and convolutions "
+             "whose tiles fill the GPU use warpgroup MMA (wgmma) instead of "
+             "WMMA"),
     cl::init(true), cl::cat(category));
 cl::opt<std::string> cudaPath(
     "cuda-path",

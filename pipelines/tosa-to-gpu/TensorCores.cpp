@@ -109,7 +109,6 @@ constexpr int64_t kWarpgroupStages = 3;
 constexpr int64_t kSwizzleBytes = 1024;
 constexpr int64_t kWarpgroupThreads = 128;
 constexpr int64_t kMinWarpgroupSliceSteps = 16;
-constexpr int64_t kMaxDynamicWorkgroupBytes = 227 * 1024; // sm_90, a block
 /// Multiply-adds below which a contraction keeps the plain kernels: as fast
 /// at that size (a launch's worth of work), and much less code to compile
 /// (which Vulkan drivers do when a model is loaded).
@@ -410,6 +409,20 @@ std::optional<Tiling> chooseTiling(const Gemm &g, bool simt, bool large = false,
   return usable.back();
 }
 
+/// The warpgroup-MMA tiling of `rows` (64 or 128) x `cols` (64 or 128).
+Tiling warpgroupTiling(int64_t rows, int64_t cols) {
+  Tiling t{rows / kFragment, 1, 1, cols / kFragment};
+  t.stages = kWarpgroupStages;
+  t.asyncCopy = true;
+  t.warpgroup = true;
+  return t;
+}
+
+// Every warpgroup tiling's copies of the tiles fit in a block's 227 KiB of
+// workgroup memory on sm_90 (up to 4, which is all --gemm-stages allows).
+static_assert(4 * (128 * kWarpgroupK + kWarpgroupK * 128) * 2 + kSwizzleBytes <=
+              227 * 1024);
+
 /// Warpgroup MMA's tiling (f16 with A in whole vectors), from the sweep of
 /// its tilings on BERT's matmul shapes and 4096^3 (benchmarks/
 /// gemm_tilings.py --warpgroup, H200): the largest of 128x128, 64x128 and
@@ -426,10 +439,8 @@ std::optional<Tiling> chooseWarpgroupTiling(const Gemm &g, bool split) {
   if (!g.element.isF16() || !vectorA(g) || g.n % vectorWidth(g.element) != 0 ||
       2 * g.m < 64)
     return std::nullopt;
-  static const Tiling tilings[] = {
-      {8, 1, 1, 8, false, 1, kWarpgroupStages, 1, true, true},
-      {4, 1, 1, 8, false, 1, kWarpgroupStages, 1, true, true},
-      {4, 1, 1, 4, false, 1, kWarpgroupStages, 1, true, true}};
+  const Tiling tilings[] = {warpgroupTiling(128, 128),
+                            warpgroupTiling(64, 128), warpgroupTiling(64, 64)};
   auto blocks = [&](const Tiling &t) {
     return g.batch * llvm::divideCeil(g.m, t.tileM()) *
            llvm::divideCeil(g.n, t.tileN());
@@ -520,6 +531,12 @@ struct IndexBuilder {
   Value min(Value x, int64_t y) { return arith::MinUIOp::create(b, x, c(y)); }
   Value lt(Value x, int64_t y) {
     return arith::CmpIOp::create(b, arith::CmpIPredicate::ult, x, c(y));
+  }
+  /// Both conditions, either of which may be absent (null: true).
+  Value both(Value x, Value y) {
+    if (!x || !y)
+      return x ? x : y;
+    return arith::AndIOp::create(b, x, y);
   }
 };
 
@@ -614,9 +631,9 @@ private:
   // Inside the launch. unitM/unitN: where the warp's (tensor cores) or the
   // thread's (CUDA cores) first fragment or group is in the block's tile;
   // cBatch: the batch of C written (with a split K, slice x batch of the
-  // partial products).
-  Value thread, batch, cBatch, m0, n0, unitM, unitN, a, bm, c, smemA, smemB,
-      smemC;
+  // partial products); kBegin: where the block's slice of K begins.
+  Value thread, batch, cBatch, kBegin, m0, n0, unitM, unitN, a, bm, c, smemA,
+      smemB, smemC;
   Value cRoot;
   bool edge = false;  // the last row tile is cut
   bool nEdge = false; // the last column tile is cut
@@ -694,11 +711,11 @@ private:
   SmallVector<Value> multiplySimt(ValueRange acc);
   void storeSimt(ValueRange acc);
   void buildGemm(Value aRoot, Value bRoot, Value partials, bool zeroInit);
-  /// The launch of the GEMM kernel (`sharedBytes` of dynamic workgroup
-  /// memory), the builder inside it with the block's indices set; returns
-  /// where the block's slice of K begins.
-  Value enterGemmLaunch(ArrayRef<Type> buffers, int64_t sharedBytes,
-                        Value aRoot, Value bRoot, Value partials);
+  /// Creates the launch of the GEMM kernel (`sharedBytes` of dynamic
+  /// workgroup memory) and moves the builder inside it, with the block's
+  /// indices set.
+  gpu::LaunchOp enterGemmLaunch(ArrayRef<Type> buffers, int64_t sharedBytes,
+                                Value aRoot, Value bRoot, Value partials);
   int64_t sliceK() const { return llvm::alignTo(g.k, t.stepK()) / t.slices; }
   // Warpgroup MMA.
   void buildWarpgroupGemm(Value aRoot, Value bRoot, Value partials,
@@ -782,13 +799,9 @@ SmallVector<KernelBuilder::TilePiece> KernelBuilder::loadTiles(Value k0) {
                            nEdge ? ix.min(n, g.n - vec()) : n);
     Value v = vector::LoadOp::create(b, vecType, bm, ValueRange{offset},
                                      /*nontemporal=*/false, llvm::Align(16));
-    Value inside;
-    if (kEdge)
-      inside = below(k, g.k);
-    if (nEdge) {
-      Value c = below(n, g.n);
-      inside = inside ? arith::AndIOp::create(b, inside, c).getResult() : c;
-    }
+    Value kInside = kEdge ? below(k, g.k) : Value();
+    Value nInside = nEdge ? below(n, g.n) : Value();
+    Value inside = ix.both(kInside, nInside);
     return inside ? orZero(inside, v) : v;
   });
   return pieces;
@@ -1148,9 +1161,9 @@ void KernelBuilder::build(Value aRoot, Value bRoot, Value cRoot,
   buildSliceSum(partials);
 }
 
-Value KernelBuilder::enterGemmLaunch(ArrayRef<Type> buffers,
-                                     int64_t sharedBytes, Value aRoot,
-                                     Value bRoot, Value partials) {
+gpu::LaunchOp KernelBuilder::enterGemmLaunch(ArrayRef<Type> buffers,
+                                             int64_t sharedBytes, Value aRoot,
+                                             Value bRoot, Value partials) {
   Value dynamicBytes;
   if (sharedBytes)
     dynamicBytes = arith::ConstantIntOp::create(b, sharedBytes, 32);
@@ -1178,7 +1191,8 @@ Value KernelBuilder::enterGemmLaunch(ArrayRef<Type> buffers,
   a = flatView(b, aRoot);
   bm = flatView(b, bRoot);
   c = partials ? partials : flatView(b, cRoot);
-  return ix.mul(slice, sliceK());
+  kBegin = ix.mul(slice, sliceK());
+  return launch;
 }
 
 /// The GEMM kernel, writing C, or with a split K the slices' partial
@@ -1206,8 +1220,8 @@ void KernelBuilder::buildGemm(Value aRoot, Value bRoot, Value partials,
     buffers.push_back(shared(slabRows(), ldC(), f32));
 
   OpBuilder::InsertionGuard outside(b);
-  Value kBegin = enterGemmLaunch(buffers, 0, aRoot, bRoot, partials);
-  auto launch = cast<gpu::LaunchOp>(b.getBlock()->getParentOp());
+  gpu::LaunchOp launch =
+      enterGemmLaunch(buffers, 0, aRoot, bRoot, partials);
   smemA = launch.getWorkgroupAttributions()[0];
   smemB = launch.getWorkgroupAttributions()[1];
   if (stageC)
@@ -1336,11 +1350,13 @@ Value KernelBuilder::copyWarpgroupTiles(Value k0, Value stageStart) {
   bool kEdge = g.k % kWarpgroupK != 0;
   int64_t v = vec(); // 8 f16: 16 bytes
   int64_t rowVectors = kSwizzleBytes / 8 / kBytes;
-  auto swizzled = [&](Value row, Value vector) {
+  // Where vector `vector` (of 8) of row `row` of 128-byte block `block` is.
+  auto swizzled = [&](Value block, Value row, Value vector) {
+    Value within = ix.rem(row, 8);
     return ix.add(
-        ix.mul(ix.div(row, 8), kSwizzleBytes / 2),
-        ix.add(ix.mul(ix.rem(row, 8), kWarpgroupK),
-               ix.mul(arith::XOrIOp::create(b, vector, ix.rem(row, 8)), v)));
+        ix.mul(block, kSwizzleBytes / 2),
+        ix.add(ix.mul(within, kWarpgroupK),
+               ix.mul(arith::XOrIOp::create(b, vector, within), v)));
   };
   auto elements = [&](Value inside) -> Value {
     if (!inside)
@@ -1361,7 +1377,7 @@ Value KernelBuilder::copyWarpgroupTiles(Value k0, Value stageStart) {
     Value vector = ix.rem(idx, rowVectors);
     Value k = ix.add(k0, ix.mul(vector, v));
     Value inside = kEdge ? ix.lt(k, g.k) : Value();
-    copy(ix.add(stageStart, swizzled(row, vector)), a,
+    copy(ix.add(stageStart, swizzled(ix.div(row, 8), row, vector)), a,
          aOffset(ix, g, batch, aRow(row), kEdge ? ix.min(k, g.k - v) : k),
          inside);
   }
@@ -1373,30 +1389,19 @@ Value KernelBuilder::copyWarpgroupTiles(Value k0, Value stageStart) {
     Value idx = ix.add(thread, i * t.threads());
     Value row = ix.div(idx, perRow);
     Value vector = ix.rem(idx, perRow);
-    Value block = ix.div(vector, rowVectors);
-    // Blocks of 8 rows: tileN / 64 column blocks each.
-    Value blockStart =
-        ix.mul(ix.add(ix.mul(ix.div(row, 8), t.tileN() / kWarpgroupK), block),
-               kSwizzleBytes / 2);
-    Value within =
-        ix.add(ix.mul(ix.rem(row, 8), kWarpgroupK),
-               ix.mul(arith::XOrIOp::create(b, ix.rem(vector, rowVectors),
-                                            ix.rem(row, 8)),
-                      v));
+    // Each 8 rows are tileN / 64 blocks, one per 64 columns.
+    Value block = ix.add(ix.mul(ix.div(row, 8), t.tileN() / kWarpgroupK),
+                         ix.div(vector, rowVectors));
+    Value dst =
+        ix.add(startB, swizzled(block, row, ix.rem(vector, rowVectors)));
     Value k = ix.add(k0, row);
     Value n = ix.add(n0, ix.mul(vector, v));
-    Value inside;
-    if (kEdge)
-      inside = ix.lt(k, g.k);
-    if (nEdge) {
-      Value cond = ix.lt(n, g.n);
-      inside =
-          inside ? arith::AndIOp::create(b, inside, cond).getResult() : cond;
-    }
-    copy(
-        ix.add(startB, ix.add(blockStart, within)), bm,
-        bOffset(kEdge ? ix.min(k, g.k - 1) : k, nEdge ? ix.min(n, g.n - v) : n),
-        inside);
+    Value kInside = kEdge ? ix.lt(k, g.k) : Value();
+    Value nInside = nEdge ? ix.lt(n, g.n) : Value();
+    copy(dst, bm,
+         bOffset(kEdge ? ix.min(k, g.k - 1) : k,
+                 nEdge ? ix.min(n, g.n - v) : n),
+         ix.both(kInside, nInside));
   }
   return nvgpu::DeviceAsyncCreateGroupOp::create(b, token, copies);
 }
@@ -1436,7 +1441,7 @@ void KernelBuilder::buildWarpgroupGemm(Value aRoot, Value bRoot, Value partials,
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   int64_t bytes = warpgroupSharedBytes(t);
   OpBuilder::InsertionGuard outside(b);
-  Value kBegin = enterGemmLaunch({}, bytes, aRoot, bRoot, partials);
+  enterGemmLaunch({}, bytes, aRoot, bRoot, partials);
   int64_t sliceK = this->sliceK();
 
   Value raw = gpu::DynamicSharedMemoryOp::create(
@@ -1882,12 +1887,9 @@ std::optional<Tiling> parseWarpgroupTiling(StringRef spec, const Gemm &g) {
       (rows != 64 && rows != 128) || (cols != 64 && cols != 128) ||
       slices < 1 || llvm::divideCeil(g.k, kWarpgroupK) % slices != 0)
     return std::nullopt;
-  return Tiling{rows / kFragment,   1,      1,
-                cols / kFragment,
-                /*simt=*/false,     slices, kWarpgroupStages,
-                /*prefetch=*/1,
-                /*asyncCopy=*/true,
-                /*warpgroup=*/true};
+  Tiling t = warpgroupTiling(rows, cols);
+  t.slices = slices;
+  return t;
 }
 
 struct TensorCoreKernelsPass
@@ -2007,8 +2009,6 @@ struct TensorCoreKernelsPass
         if (w) {
           if (stages)
             w->stages = std::clamp<int64_t>(stages, 2, 4);
-          while (warpgroupSharedBytes(*w) > kMaxDynamicWorkgroupBytes)
-            --w->stages;
           epilogue = epilogueOf(op, roots[2], fill, {roots[0], roots[1]});
           build(*w);
           continue;

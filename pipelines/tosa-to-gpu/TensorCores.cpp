@@ -1982,7 +1982,8 @@ struct TensorCoreKernelsPass
       if (!t || !roots[0] || !roots[1] || !roots[2])
         continue;
       linalg::FillOp fill = zeroFillBefore(op, init);
-      linalg::GenericOp epilogue;
+      linalg::GenericOp epilogue =
+          epilogueOf(op, roots[2], fill, {roots[0], roots[1]});
       auto build = [&](const Tiling &tiling) {
         // With an epilogue the kernel takes its place: only views and
         // allocations are between the two, and its inputs may be among
@@ -1999,9 +2000,9 @@ struct TensorCoreKernelsPass
           epilogue->erase();
       };
       // Warpgroup MMA where it can be used (a split K starts each slice
-      // from zero).
-      // A forced "wg" tiling (tuning experiments) takes its place, and a
-      // given number of copies of the tiles (2 to 4) that of the default.
+      // from zero); a forced "wg" tiling (tuning experiments) in place of
+      // the rule's, a given number of copies of the tiles (2 to 4) in place
+      // of the default.
       if (warpgroupMma && !simt) {
         std::optional<Tiling> w = parseWarpgroupTiling(tiling, *g);
         if (!w || (!fill && w->slices > 1))
@@ -2009,7 +2010,6 @@ struct TensorCoreKernelsPass
         if (w) {
           if (stages)
             w->stages = std::clamp<int64_t>(stages, 2, 4);
-          epilogue = epilogueOf(op, roots[2], fill, {roots[0], roots[1]});
           build(*w);
           continue;
         }
@@ -2033,7 +2033,6 @@ struct TensorCoreKernelsPass
       if (!simt && !fill && stagedRows(*t) != t->tileM() &&
           (g->m % t->tileM() != 0 || g->n % t->tileN() != 0))
         t = chooseTiling(*g, simt);
-      epilogue = epilogueOf(op, roots[2], fill, {roots[0], roots[1]});
       // (Asynchronous copies stage C a fragment row at a time, which a cut
       // last row tile that starts from C cannot have: see above.)
       bool async = asyncCopies == "all" ||

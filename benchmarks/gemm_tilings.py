@@ -13,7 +13,8 @@ tensor cores with the tiles copied by cp.async into 2 to 4 copies
 (--gemm-async-copies=all --gemm-stages=S), and with --warpgroup the
 warpgroup-MMA kernel's tilings (--gemm-tiling=wgMxN[sS], 3 or 4 copies of
 the tiles; the WMMA configurations then with --warpgroup-mma=false, so
-that they are what they say); and times the
+that they are what they say; with --warpgroup-prefetch also fewer steps
+ahead than the copies allow, products left running); and times the
 kernels of each (onnx-tosa-run --profile: every launch alone, median, by
 CUDA events or Vulkan timestamps; a split K is two launches). It prints,
 per shape, the compiler's choice, the fastest configuration and their
@@ -23,7 +24,7 @@ set from.
     python3 benchmarks/gemm_tilings.py --compiler BIN --runner BIN --out DIR
         [--shapes 1024x768x768,...] [--precisions fp32,fp16]
         [--tilings all|default|UMxUNxPMxPN[sS],...] [--target cuda|vulkan]
-        [--async-copies] [--warpgroup]
+        [--async-copies] [--warpgroup [--warpgroup-prefetch]]
 
 This is a benchmark, not a test: it asserts nothing.
 """
@@ -127,6 +128,11 @@ def main():
                    help="also each fp16 shape on the warpgroup-MMA kernel "
                    "with each of its tilings, K split into 1 to 4 slices, "
                    "3 or 4 copies of the tiles")
+    p.add_argument("--warpgroup-prefetch", action="store_true",
+                   help="with --warpgroup, also each unsplit warpgroup "
+                   "tiling with its tiles copied fewer steps ahead "
+                   "(--gemm-prefetch) than the copies allow, the others "
+                   "holding the tiles of products left running")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 4)
     a = p.parse_args()
     device = "cuda" if a.target == "cuda" else "vulkan"
@@ -153,6 +159,12 @@ def main():
                             for t in WARPGROUP for s in SLICES
                             if steps % s == 0 and steps // s >= 2
                             for stages in (3, 4)]
+                if a.warpgroup_prefetch:
+                    # Fewer steps ahead than the default stages - 1: the
+                    # other copies for products left running.
+                    configs += [(shape, dtype, f"wg{t}", stages, p, False)
+                                for t in WARPGROUP for stages in (3, 4)
+                                for p in range(1, stages - 1)]
             if a.tilings == "default":
                 continue
             if a.tilings == "all":
@@ -186,6 +198,8 @@ def main():
                str(art)]
         if tiling.startswith("wg"):
             cmd += [f"--gemm-tiling={tiling}", f"--gemm-stages={stages}"]
+            if prefetch:
+                cmd.append(f"--gemm-prefetch={prefetch}")
         elif stages != 2 or prefetch or tiling or async_:
             # The compiler's choice (two stages, its own prefetch) alone is
             # left to the compiler; the others say how tiles are loaded, on
@@ -268,7 +282,8 @@ def main():
                 f"{default['ms'] / best['ms']:.2f}x |")
     if a.warpgroup:
         lines += ["", "| shape MxNxK | compiler's choice ms | its grid | "
-                  "best warpgroup tiling (copies) | its grid | ms | "
+                  "best warpgroup tiling (copies, steps ahead) | its grid "
+                  "| ms | "
                   "choice / best |", "|---|---:|---|---|---|---:|---:|"]
         for shape in a.shapes.split(","):
             rows = [r for r in results if r["shape"] == shape and
@@ -283,7 +298,9 @@ def main():
             lines.append(
                 f"| {shape} | {default['ms']:.4f} | "
                 f"{' + '.join(default['grids'])} | {best['tiling']} "
-                f"({best['stages']}) | {' + '.join(best['grids'])} | "
+                f"({best['stages']}, "
+                f"{best['prefetch'] or best['stages'] - 1}) | "
+                f"{' + '.join(best['grids'])} | "
                 f"{best['ms']:.4f} | {default['ms'] / best['ms']:.2f}x |")
     table = "\n".join(lines) + "\n"
     (a.out / "gemm_tilings.md").write_text(table)

@@ -133,7 +133,9 @@ struct Tiling {
   /// other, one barrier per step instead of two; with asynchronous copies
   /// up to 4, the copies of the steps ahead in flight in the others.
   int64_t stages = 1;
-  /// K steps ahead that the tiles are loaded from global memory.
+  /// K steps ahead that the tiles are loaded from global memory (warpgroup
+  /// MMA: up to stages - 1, the other copies hold the tiles of products
+  /// still running).
   int64_t prefetch = 1;
   /// The tiles go from global to workgroup memory by asynchronous copies
   /// (cp.async, tensor cores only), into `stages` copies, stages - 1 K
@@ -413,6 +415,7 @@ std::optional<Tiling> chooseTiling(const Gemm &g, bool simt, bool large = false,
 Tiling warpgroupTiling(int64_t rows, int64_t cols) {
   Tiling t{rows / kFragment, 1, 1, cols / kFragment};
   t.stages = kWarpgroupStages;
+  t.prefetch = kWarpgroupStages - 1;
   t.asyncCopy = true;
   t.warpgroup = true;
   return t;
@@ -1426,13 +1429,13 @@ void KernelBuilder::forEachAccumulatorPair(
 /// multiplies its 64 rows of the tile by the tile's tileN columns with one
 /// wgmma.mma_async per 16 of K, reading A and B from workgroup memory
 /// through descriptors, accumulating in registers. The tiles are copied
-/// asynchronously (cp.async), kWarpgroupStages - 1 K steps ahead; each step
-/// waits for its own copies, fences them for the tensor cores' (async)
-/// proxy, passes a barrier (so every warpgroup is also done with the step
-/// before, whose copy of the tiles the next copies overwrite), starts its
-/// products, starts the copies of a later step while they run, then waits
-/// for them. C is stored (or the epilogue applied) straight from the
-/// accumulators.
+/// asynchronously (cp.async), `prefetch` K steps ahead; each step waits for
+/// its own copies, fences them for the tensor cores' (async) proxy, passes
+/// a barrier (so every warpgroup is also done with the products whose copy
+/// of the tiles the next copies overwrite), starts its products, starts the
+/// copies of a later step while they run, then waits for them, or for all
+/// but the last stages - 1 - prefetch steps' of them. C is stored (or the
+/// epilogue applied) straight from the accumulators.
 void KernelBuilder::buildWarpgroupGemm(Value aRoot, Value bRoot, Value partials,
                                        bool zeroInit) {
   MLIRContext *ctx = b.getContext();
@@ -1505,8 +1508,14 @@ void KernelBuilder::buildWarpgroupGemm(Value aRoot, Value bRoot, Value partials,
     return ix.add(kBegin, ix.min(ix.add(step, ahead * kWarpgroupK),
                                  sliceK - kWarpgroupK));
   };
+  // The copies of the tiles hold the `prefetch` steps being copied, the
+  // step being multiplied, and the steps before it whose products may
+  // still be running (`running`: the copies of a step go to the copy that
+  // the products of step k - 1 - running read, which every warpgroup has
+  // waited for before the step's barrier).
+  int64_t running = t.stages - 1 - t.prefetch;
   Value group;
-  for (int64_t s = 0; s + 1 < t.stages; ++s)
+  for (int64_t s = 0; s < t.prefetch; ++s)
     group = copyWarpgroupTiles(stepAfter(ix.c(0), s), stageStart(ix.c(s)));
   auto loop = scf::ForOp::create(b, ix.c(0), ix.c(sliceK), ix.c(kWarpgroupK),
                                  ValueRange{init});
@@ -1515,7 +1524,7 @@ void KernelBuilder::buildWarpgroupGemm(Value aRoot, Value bRoot, Value partials,
     b.setInsertionPointToStart(loop.getBody());
     Value step = ix.div(loop.getInductionVar(), kWarpgroupK);
     nvgpu::DeviceAsyncWaitOp::create(b, group,
-                                     b.getI32IntegerAttr(t.stages - 2));
+                                     b.getI32IntegerAttr(t.prefetch - 1));
     NVVM::FenceProxyOp::create(
         b, NVVM::ProxyKind::async_shared,
         NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
@@ -1540,12 +1549,13 @@ void KernelBuilder::buildWarpgroupGemm(Value aRoot, Value bRoot, Value partials,
           /*satfinite=*/NVVM::MMAIntOverflowAttr{});
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(b);
-    copyWarpgroupTiles(
-        stepAfter(loop.getInductionVar(), t.stages - 1),
-        stageStart(ix.rem(ix.add(step, t.stages - 1), t.stages)));
-    NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
+    copyWarpgroupTiles(stepAfter(loop.getInductionVar(), t.prefetch),
+                       stageStart(ix.rem(ix.add(step, t.prefetch), t.stages)));
+    NVVM::WgmmaWaitGroupSyncOp::create(b, running);
     scf::YieldOp::create(b, acc);
   }
+  if (running)
+    NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
   // The copies of the steps past the end (repeats of the last one).
   nvgpu::DeviceAsyncWaitOp::create(b, group, b.getI32IntegerAttr(0));
   Value acc = loop.getResult(0);
@@ -1927,7 +1937,9 @@ struct TensorCoreKernelsPass
   Option<unsigned> prefetch{
       *this, "prefetch",
       llvm::cl::desc("K steps ahead that tiles are loaded, 1 to 4 (0: 2 on "
-                     "tensor cores, 1 on CUDA cores)"),
+                     "tensor cores, 1 on CUDA cores); warpgroup MMA: 1 to "
+                     "stages - 1 (0: stages - 1), the other copies of the "
+                     "tiles for products left running"),
       llvm::cl::init(0)};
   Option<bool> warpgroupMma{
       *this, "warpgroup-mma",
@@ -2010,6 +2022,9 @@ struct TensorCoreKernelsPass
         if (w) {
           if (stages)
             w->stages = std::clamp<int64_t>(stages, 2, 4);
+          w->prefetch = prefetch
+                            ? std::clamp<int64_t>(prefetch, 1, w->stages - 1)
+                            : w->stages - 1;
           build(*w);
           continue;
         }

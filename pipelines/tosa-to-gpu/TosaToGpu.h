@@ -60,7 +60,8 @@ struct GpuPipelineOptions {
   /// (the CUDA target: matmuls).
   AsyncCopies gemmAsyncCopies = AsyncCopies::None;
   /// K steps ahead that the tiled GEMM kernels load their tiles (1 to 4;
-  /// 0: 2 on tensor cores, 1 on CUDA cores).
+  /// 0: 2 on tensor cores, 1 on CUDA cores; warpgroup MMA: 1 to stages - 1,
+  /// 0: stages - 1).
   unsigned gemmPrefetch = 0;
   /// f16 tensor-core GEMMs use warpgroup MMA (wgmma, sm_90a targets only;
   /// not GEMVs, and convolutions only where their tiles fill the GPU).

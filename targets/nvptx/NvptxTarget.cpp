@@ -6,6 +6,7 @@
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "pipelines/tosa-to-gpu/TosaToGpu.h"
@@ -57,15 +58,22 @@ struct SubgroupReduceToShufflesPass
   }
 };
 
-/// Registers per thread that a warpgroup-MMA kernel is held to: two
-/// 256-thread blocks per multiprocessor, as their workgroup memory allows
-/// (left to itself ptxas gave the 128x128 kernel 178, one block per
+/// Registers per thread that a warpgroup-MMA kernel is held to at least:
+/// two 256-thread blocks per multiprocessor, as their workgroup memory
+/// allows (left to itself ptxas gave the 128x128 kernel 178, one block per
 /// multiprocessor; a hand-written kernel of the same design needs 128).
 constexpr int64_t kWarpgroupKernelRegisters = 128;
 constexpr int64_t kRegistersPerSm = 64 * 1024;
+/// Workgroup memory of a multiprocessor on sm_90, and what the system
+/// keeps of it per block.
+constexpr int64_t kSharedBytesPerSm = 228 * 1024;
+constexpr int64_t kReservedSharedBytesPerBlock = 1024;
 
 /// Before the NVVM lowering: kernels with warpgroup MMA get nvvm.minctasm,
-/// which caps their registers at kWarpgroupKernelRegisters.
+/// the blocks that fit on a multiprocessor by their dynamic workgroup
+/// memory, at most as many as leave kWarpgroupKernelRegisters per thread
+/// (a 64x128 tile with 3 copies of the tiles: 3 blocks, 168 registers,
+/// where 4 made ptxas spill).
 struct BudgetWarpgroupKernelsPass
     : PassWrapper<BudgetWarpgroupKernelsPass, OperationPass<gpu::GPUModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(BudgetWarpgroupKernelsPass)
@@ -87,10 +95,19 @@ struct BudgetWarpgroupKernelsPass
       int64_t threads = 1;
       for (int32_t d : *block)
         threads *= d;
+      int64_t blocks = kRegistersPerSm / (kWarpgroupKernelRegisters * threads);
+      func.walk([&](memref::ViewOp view) {
+        if (!view.getSource().getDefiningOp<gpu::DynamicSharedMemoryOp>() ||
+            !view.getType().hasStaticShape())
+          return;
+        int64_t bytes = view.getType().getNumElements() *
+                        view.getType().getElementTypeBitWidth() / 8;
+        blocks = std::min(blocks, kSharedBytesPerSm /
+                                      (bytes + kReservedSharedBytesPerBlock));
+      });
       func->setAttr(
           NVVM::NVVMDialect::getMinctasmAttrName(),
-          Builder(func).getI32IntegerAttr(std::max<int64_t>(
-              1, kRegistersPerSm / (kWarpgroupKernelRegisters * threads))));
+          Builder(func).getI32IntegerAttr(std::max<int64_t>(1, blocks)));
     });
   }
 };

@@ -201,7 +201,8 @@ cl::opt<unsigned> gemmPrefetch(
     "gemm-prefetch",
     cl::desc("Tuning experiments: K steps ahead that the tiled GEMM kernels "
              "load their tiles, 1 to 4 (default: 2 on tensor cores, 1 on "
-             "CUDA cores)"),
+             "CUDA cores; warpgroup MMA: 1 to stages - 1, default stages - "
+             "1, the other copies of the tiles for products left running)"),
     cl::init(0), cl::Hidden, cl::cat(category));
 cl::opt<std::string> dumpKernels(
     "dump-kernels",

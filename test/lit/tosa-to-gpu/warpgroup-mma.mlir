@@ -16,6 +16,10 @@
 // RUN: onnx-tosa-compile %S/Inputs/matmul-4096x1152x512.mlir --precision=fp16 --target=cuda --cuda-format=ptx --dump-kernels=%t/ptx -o %t/m.otsa
 // RUN: cat %t/ptx/*.ptx | FileCheck %s --check-prefix=PTX
 // RUN: for f in %t/ptx/*.ptx; do ptxas -arch=sm_90a "$f" -o /dev/null || exit 1; done
+// RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels{warpgroup-mma=true prefetch=1}))' | FileCheck %s --check-prefix=RUNNING
+// RUN: onnx-tosa-compile %S/Inputs/matmul-4096x1152x512.mlir --precision=fp16 --target=cuda --cuda-format=ptx --gemm-tiling=wg64x128 --dump-kernels=%t/ptx64 -o %t/m64.otsa
+// RUN: cat %t/ptx64/*.ptx | FileCheck %s --check-prefix=PTX64
+// RUN: for f in %t/ptx64/*.ptx; do ptxas -arch=sm_90a "$f" -o /dev/null || exit 1; done
 
 // CHECK-LABEL: func.func @wgmma
 // CHECK: gpu.launch blocks({{.*}}) in (%{{.*}} = %c9{{.*}}, %{{.*}} = %c32{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %c256{{.*}}, {{.*}}) dynamic_shared_memory_size %c99328_i32
@@ -52,6 +56,22 @@
 // PTX: .minnctapersm 2
 // PTX: fence.proxy.async.shared::cta;
 // PTX: wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16 {{.*}}, p, 1, 1, 0, 1;
+// With the tiles one step ahead (prefetch=1) the third copy of them holds
+// the step whose products are left running: one copy is started before
+// the loop, each step waits for all of its copies and for all but the
+// last step's products, and the loop's end for those.
+// RUNNING: nvgpu.device_async_create_group
+// RUNNING-NOT: nvgpu.device_async_create_group
+// RUNNING: scf.for
+// RUNNING: nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
+// RUNNING: nvvm.wgmma.wait.group.sync.aligned 1
+// RUNNING-NEXT: scf.yield
+// RUNNING-NEXT: }
+// RUNNING-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// 64x128 tiles take 3 x 24 KiB + 1 KiB: three blocks fit on a
+// multiprocessor, so the kernel may have 168 registers (ptxas spilled at
+// 128).
+// PTX64: .minnctapersm 3
 func.func @wgmma(%a: memref<4096x512xf16>, %b: memref<1x512x1152xf16>, %c: memref<1x4096x1152xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<1x4096x1152xf32>)

@@ -72,8 +72,9 @@ constexpr int64_t kReservedSharedBytesPerBlock = 1024;
 /// Before the NVVM lowering: kernels with warpgroup MMA get nvvm.minctasm,
 /// the blocks that fit on a multiprocessor by their dynamic workgroup
 /// memory, at most as many as leave kWarpgroupKernelRegisters per thread
-/// (a 64x128 tile with 3 copies of the tiles: 3 blocks, 168 registers,
-/// where 4 made ptxas spill).
+/// (a 64x128 tile with 3 copies of the tiles: 3 blocks, up to 168
+/// registers, of which ptxas takes 161; held to 128 for 4 blocks, it
+/// spilled).
 struct BudgetWarpgroupKernelsPass
     : PassWrapper<BudgetWarpgroupKernelsPass, OperationPass<gpu::GPUModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(BudgetWarpgroupKernelsPass)

@@ -383,6 +383,244 @@ struct DecorateSpirvBuffersPass
   }
 };
 
+//===----------------------------------------------------------------------===//
+// Vector accesses
+//===----------------------------------------------------------------------===//
+
+/// The one member of the struct a buffer variable points to, an array of
+/// scalars (`ptr<struct<(array<L x T>)>>`), or null.
+Type scalarArray(spirv::GlobalVariableOp var) {
+  auto ptr = dyn_cast<spirv::PointerType>(var.getType());
+  auto block = ptr ? dyn_cast<spirv::StructType>(ptr.getPointeeType())
+                   : spirv::StructType();
+  if (!block || block.getNumElements() != 1)
+    return {};
+  Type array = block.getElementType(0);
+  Type element;
+  if (auto fixed = dyn_cast<spirv::ArrayType>(array))
+    element = fixed.getElementType();
+  else if (auto runtime = dyn_cast<spirv::RuntimeArrayType>(array))
+    element = runtime.getElementType();
+  return element && element.isIntOrFloat() ? array : Type();
+}
+
+/// `ptr<struct<(array<L x T>)>>` as `ptr<struct<(array<L/lanes x
+/// vector<lanes x T>>)>>`, the struct's layout and decorations kept.
+spirv::PointerType vectorBufferType(spirv::GlobalVariableOp var,
+                                    int64_t lanes) {
+  auto ptr = cast<spirv::PointerType>(var.getType());
+  auto block = cast<spirv::StructType>(ptr.getPointeeType());
+  Type array = block.getElementType(0);
+  Type vector;
+  Type vectorArray;
+  auto stride = [&](unsigned scalarStride) {
+    return scalarStride ? scalarStride * lanes : 0;
+  };
+  if (auto fixed = dyn_cast<spirv::ArrayType>(array)) {
+    vector = VectorType::get({lanes}, fixed.getElementType());
+    unsigned count = fixed.getNumElements() / lanes;
+    vectorArray = fixed.getArrayStride()
+                      ? spirv::ArrayType::get(vector, count,
+                                              stride(fixed.getArrayStride()))
+                      : spirv::ArrayType::get(vector, count);
+  } else {
+    auto runtime = cast<spirv::RuntimeArrayType>(array);
+    vector = VectorType::get({lanes}, runtime.getElementType());
+    vectorArray =
+        spirv::RuntimeArrayType::get(vector, stride(runtime.getArrayStride()));
+  }
+  SmallVector<spirv::StructType::OffsetInfo> offsets;
+  if (block.hasOffset())
+    offsets.push_back(block.getMemberOffset(0));
+  SmallVector<spirv::StructType::MemberDecorationInfo> members;
+  block.getMemberDecorations(members);
+  SmallVector<spirv::StructType::StructDecorationInfo> decorations;
+  block.getStructDecorations(decorations);
+  return spirv::PointerType::get(
+      spirv::StructType::get({vectorArray}, offsets, members, decorations),
+      ptr.getStorageClass());
+}
+
+/// The element pointers `chain` = `[0, i]` into a buffer variable that a
+/// vector access casts to `ptr<vector<lanes x T>>`.
+struct VectorPointer {
+  spirv::BitcastOp cast;
+  spirv::AccessChainOp chain;
+  int64_t lanes;
+};
+
+struct VectorizeSpirvAccessesPass
+    : PassWrapper<VectorizeSpirvAccessesPass, OperationPass<spirv::ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(VectorizeSpirvAccessesPass)
+  StringRef getArgument() const override {
+    return "onnx-tosa-vectorize-spirv-accesses";
+  }
+  StringRef getDescription() const override {
+    return "Give buffers read or written as vectors vector elements (Vulkan's "
+           "logical pointers cannot be cast), or split such accesses";
+  }
+  void runOnOperation() override {
+    spirv::ModuleOp module = getOperation();
+    llvm::MapVector<Operation *, SmallVector<VectorPointer>> byVariable;
+    WalkResult walk = module.walk([&](spirv::BitcastOp cast) {
+      auto to = dyn_cast<spirv::PointerType>(cast.getType());
+      if (!to)
+        return WalkResult::advance();
+      auto vector = dyn_cast<VectorType>(to.getPointeeType());
+      auto chain = cast.getOperand().getDefiningOp<spirv::AccessChainOp>();
+      auto addr = chain ? chain.getBasePtr().getDefiningOp<spirv::AddressOfOp>()
+                        : spirv::AddressOfOp();
+      auto var =
+          addr ? SymbolTable::lookupNearestSymbolFrom<spirv::GlobalVariableOp>(
+                     addr, addr.getVariableAttr())
+               : spirv::GlobalVariableOp();
+      if (!vector || !var || chain.getIndices().size() != 2 ||
+          !scalarArray(var) ||
+          llvm::any_of(cast->getUsers(), [](Operation *user) {
+            return !isa<spirv::LoadOp, spirv::StoreOp>(user);
+          })) {
+        cast.emitError("internal error: a vector access the SPIR-V target "
+                       "cannot express");
+        return WalkResult::interrupt();
+      }
+      byVariable[var].push_back({cast, chain, vector.getNumElements()});
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return signalPassFailure();
+    for (auto &[op, pointers] : byVariable) {
+      auto var = cast<spirv::GlobalVariableOp>(op);
+      if (std::optional<SmallVector<spirv::AddressOfOp>> addrs =
+              retypable(var, pointers))
+        retype(var, *addrs, pointers.front().lanes);
+      else
+        for (VectorPointer &p : pointers)
+          split(p);
+    }
+  }
+
+  /// The variable's address-ofs, if every access to it goes through an
+  /// element pointer `[0, i]` and its vector accesses agree on one
+  /// number of lanes that divides its length.
+  static std::optional<SmallVector<spirv::AddressOfOp>>
+  retypable(spirv::GlobalVariableOp var, ArrayRef<VectorPointer> pointers) {
+    int64_t lanes = pointers.front().lanes;
+    if (llvm::any_of(pointers,
+                     [&](const VectorPointer &p) { return p.lanes != lanes; }))
+      return std::nullopt;
+    if (auto fixed = dyn_cast<spirv::ArrayType>(scalarArray(var));
+        fixed && fixed.getNumElements() % lanes != 0)
+      return std::nullopt;
+    SmallVector<spirv::AddressOfOp> addrs;
+    auto module = var->getParentOfType<spirv::ModuleOp>();
+    bool ok = true;
+    module.walk([&](spirv::AddressOfOp addr) {
+      if (addr.getVariable() != var.getSymName())
+        return;
+      addrs.push_back(addr);
+      for (Operation *user : addr->getUsers()) {
+        auto chain = dyn_cast<spirv::AccessChainOp>(user);
+        ok &= chain && chain.getIndices().size() == 2;
+      }
+    });
+    if (!ok)
+      return std::nullopt;
+    return addrs;
+  }
+
+  /// Vector elements for `var`: a vector access at element i reads or writes
+  /// vector i / lanes (i is a multiple of lanes: the accesses were aligned
+  /// to their size), a scalar one lane i % lanes of it.
+  static void retype(spirv::GlobalVariableOp var,
+                     ArrayRef<spirv::AddressOfOp> addrs, int64_t lanes) {
+    spirv::PointerType type = vectorBufferType(var, lanes);
+    var.setType(type);
+    for (spirv::AddressOfOp addr : addrs) {
+      addr.getPointer().setType(type);
+      for (Operation *user : llvm::make_early_inc_range(addr->getUsers())) {
+        auto chain = cast<spirv::AccessChainOp>(user);
+        OpBuilder b(chain);
+        Location loc = chain.getLoc();
+        Value first = chain.getIndices()[0];
+        Value index = chain.getIndices()[1];
+        Type indexType = index.getType();
+        auto constant = [&](int64_t v) {
+          return spirv::ConstantOp::create(b, loc, indexType,
+                                           b.getIntegerAttr(indexType, v));
+        };
+        Value vectorIndex = spirv::ShiftRightLogicalOp::create(
+            b, loc, index, constant(llvm::Log2_64(lanes)));
+        Value vectorPtr;
+        Value lanePtr;
+        for (Operation *use : llvm::make_early_inc_range(chain->getUsers())) {
+          if (auto cast = dyn_cast<spirv::BitcastOp>(use)) {
+            if (!vectorPtr)
+              vectorPtr = spirv::AccessChainOp::create(
+                  b, loc, addr, ValueRange{first, vectorIndex});
+            // The access was aligned for a pointer cast; Vulkan's logical
+            // pointers take no alignment operand.
+            for (Operation *access : cast->getUsers()) {
+              access->removeAttr("memory_access");
+              access->removeAttr("alignment");
+            }
+            cast.replaceAllUsesWith(vectorPtr);
+            cast.erase();
+            continue;
+          }
+          if (!lanePtr) {
+            Value lane =
+                spirv::BitwiseAndOp::create(b, loc, index, constant(lanes - 1));
+            lanePtr = spirv::AccessChainOp::create(
+                b, loc, addr, ValueRange{first, vectorIndex, lane});
+          }
+          use->replaceUsesOfWith(chain, lanePtr);
+        }
+        chain.erase();
+      }
+    }
+  }
+
+  /// The vector access as one access per element.
+  static void split(VectorPointer &p) {
+    for (Operation *access : llvm::make_early_inc_range(p.cast->getUsers())) {
+      OpBuilder b(access);
+      Location loc = access->getLoc();
+      Value index = p.chain.getIndices()[1];
+      auto element = [&](int64_t e) -> Value {
+        Value at = e == 0 ? index
+                          : spirv::IAddOp::create(
+                                b, loc, index,
+                                spirv::ConstantOp::create(
+                                    b, loc, index.getType(),
+                                    b.getIntegerAttr(index.getType(), e)));
+        return spirv::AccessChainOp::create(
+            b, loc, p.chain.getBasePtr(),
+            ValueRange{p.chain.getIndices()[0], at});
+      };
+      if (auto load = dyn_cast<spirv::LoadOp>(access)) {
+        SmallVector<Value> elements;
+        for (int64_t e = 0; e < p.lanes; ++e)
+          elements.push_back(spirv::LoadOp::create(b, loc, element(e)));
+        load.replaceAllUsesWith(spirv::CompositeConstructOp::create(
+                                    b, loc, load.getType(), elements)
+                                    .getResult());
+      } else {
+        auto store = cast<spirv::StoreOp>(access);
+        for (int64_t e = 0; e < p.lanes; ++e)
+          spirv::StoreOp::create(
+              b, loc, element(e),
+              spirv::CompositeExtractOp::create(
+                  b, loc, store.getValue(),
+                  ArrayRef<int32_t>{static_cast<int32_t>(e)}));
+      }
+      access->erase();
+    }
+    p.cast.erase();
+    if (p.chain->use_empty())
+      p.chain.erase();
+  }
+};
+
 } // namespace
 
 std::unique_ptr<Pass> createPromoteKernelAccumulatorsPass() {
@@ -391,6 +629,10 @@ std::unique_ptr<Pass> createPromoteKernelAccumulatorsPass() {
 
 std::unique_ptr<Pass> createDecorateSpirvBuffersPass() {
   return std::make_unique<DecorateSpirvBuffersPass>();
+}
+
+std::unique_ptr<Pass> createVectorizeSpirvAccessesPass() {
+  return std::make_unique<VectorizeSpirvAccessesPass>();
 }
 
 } // namespace onnx_tosa

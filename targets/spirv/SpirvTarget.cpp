@@ -179,19 +179,37 @@ struct PrepareSpirvPass
     }
   }
 
-  /// Vector loads and stores of memory (the tiled GEMM's 16-byte accesses)
-  /// become one access per element: Vulkan's logical addressing cannot
-  /// reinterpret a pointer to a scalar buffer element as a pointer to a
-  /// vector (a driver may combine neighbouring accesses again; on the H200
-  /// the tiled kernels are up to 3x slower on Vulkan than on CUDA).
+  /// Vector loads and stores the SPIR-V target cannot keep become one
+  /// access per element. It keeps those of 2 or 4 32-bit elements in a
+  /// kernel buffer or workgroup memory that are aligned to their size
+  /// (onnx-tosa-vectorize-spirv-accesses then makes them accesses to a
+  /// vector element of the buffer: Vulkan's logical addressing cannot
+  /// reinterpret a pointer to a scalar as a pointer to a vector).
   static void scalarizeVectorAccesses(ModuleOp module) {
+    auto kept = [](VectorType type, MemRefType memref,
+                   std::optional<uint64_t> alignment) {
+      int64_t lanes = type.getNumElements();
+      Attribute space = memref.getMemorySpace();
+      bool workgroup =
+          space &&
+          (isa<IntegerAttr>(space)
+               ? cast<IntegerAttr>(space).getInt() == 3
+               : gpu::GPUDialect::isWorkgroupMemoryAddressSpace(space));
+      return type.getRank() == 1 && (lanes == 2 || lanes == 4) &&
+             type.getElementTypeBitWidth() == 32 && (!space || workgroup) &&
+             alignment && *alignment >= static_cast<uint64_t>(lanes) * 4;
+    };
     SmallVector<Operation *> accesses;
     module.walk([&](Operation *op) {
       if (auto load = dyn_cast<vector::LoadOp>(op);
-          load && load.getVectorType().getRank() == 1)
+          load && load.getVectorType().getRank() == 1 &&
+          !kept(load.getVectorType(), load.getMemRefType(),
+                load.getAlignment()))
         accesses.push_back(op);
       if (auto store = dyn_cast<vector::StoreOp>(op);
-          store && store.getVectorType().getRank() == 1)
+          store && store.getVectorType().getRank() == 1 &&
+          !kept(store.getVectorType(), store.getMemRefType(),
+                store.getAlignment()))
         accesses.push_back(op);
     });
     for (Operation *op : accesses) {
@@ -317,6 +335,7 @@ void buildGpuToSpirvPipeline(OpPassManager &pm) {
   addPassPipeline(pm, "gpu.module(convert-math-to-spirv),"
                       "convert-gpu-to-spirv,"
                       "spirv.module(spirv-lower-abi-attrs)");
+  pm.addNestedPass<spirv::ModuleOp>(createVectorizeSpirvAccessesPass());
   pm.addPass(createDecorateSpirvBuffersPass());
   addPassPipeline(pm, "spirv.module(spirv-update-vce)");
 }
@@ -341,6 +360,7 @@ void registerSpirvTargetPasses() {
   PassRegistration<ApproximateMathPass>();
   registerPass([] { return createPromoteKernelAccumulatorsPass(); });
   registerPass([] { return createDecorateSpirvBuffersPass(); });
+  registerPass([] { return createVectorizeSpirvAccessesPass(); });
   registerPass([] { return createStoreBf16AsI16Pass(); });
 }
 

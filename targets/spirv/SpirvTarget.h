@@ -35,6 +35,15 @@ std::unique_ptr<mlir::Pass> createPromoteKernelAccumulatorsPass();
 /// writes `NonWritable`.
 std::unique_ptr<mlir::Pass> createDecorateSpirvBuffersPass();
 
+/// `onnx-tosa-vectorize-spirv-accesses` (spirv.module): the vector loads and
+/// stores of a buffer or workgroup variable, which the SPIR-V conversion
+/// leaves as casts of element pointers that Vulkan's logical addressing
+/// forbids, become accesses to the vectors of the variable retyped as an
+/// array of vectors (its scalar accesses then address a vector's lane);
+/// where the variable cannot be retyped, one access per element
+/// (KernelMemory.cpp).
+std::unique_ptr<mlir::Pass> createVectorizeSpirvAccessesPass();
+
 /// gpu.module kernels → spirv.module ops (Vulkan compute shaders; kernel
 /// argument i is storage buffer binding i of descriptor set 0).
 void buildGpuToSpirvPipeline(mlir::OpPassManager &pm);

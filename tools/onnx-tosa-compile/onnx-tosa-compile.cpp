@@ -160,8 +160,8 @@ cl::opt<unsigned> vectorWidth(
     "vector-width",
     cl::desc("Consecutive elements each thread of an elementwise kernel "
              "takes, loaded and stored as one vector where contiguous: 1, 2, "
-             "4 or 8 (default: 4 on cuda; 1 on vulkan, where SPIR-V splits "
-             "vector accesses of buffers into elements again)"),
+             "4 or 8 (default: 4; on vulkan, vectors of more than 4 elements "
+             "are accessed element by element)"),
     cl::init(0), cl::cat(category));
 cl::opt<bool> subgroupReduce(
     "subgroup-reduce",
@@ -487,8 +487,7 @@ int main(int argc, char **argv) {
       : gemmAsyncCopies == AsyncCopiesFlag::None ? AsyncCopies::None
       : gemmAsyncCopies == AsyncCopiesFlag::All  ? AsyncCopies::All
                                                  : AsyncCopies::Matmuls;
-  gpuOptions.vectorWidth =
-      vectorWidth ? vectorWidth : (target == onnx_tosa::Target::Cuda ? 4u : 1u);
+  gpuOptions.vectorWidth = vectorWidth ? vectorWidth : 4u;
   gpuOptions.subgroupReduce = subgroupReduce;
   // A CUDA warp is 32 lanes; a Vulkan device picks its subgroup size.
   gpuOptions.subgroupSize = target == onnx_tosa::Target::Cuda ? 32 : 0;

@@ -312,6 +312,32 @@ struct PromoteKernelAccumulatorsPass
 // Storage buffer decorations
 //===----------------------------------------------------------------------===//
 
+/// `block` (a buffer's one-member struct) with `member` in place of its
+/// member, its layout and decorations kept; an identified struct named
+/// `name` where one is given (a distinct type, not the uniqued literal one).
+spirv::StructType rebuildBlock(spirv::StructType block, Type member,
+                               StringRef name = {}) {
+  SmallVector<spirv::StructType::OffsetInfo> offsets;
+  if (block.hasOffset())
+    offsets.push_back(block.getMemberOffset(0));
+  SmallVector<spirv::StructType::MemberDecorationInfo> members;
+  block.getMemberDecorations(members);
+  SmallVector<spirv::StructType::StructDecorationInfo> decorations;
+  block.getStructDecorations(decorations);
+  if (name.empty())
+    return spirv::StructType::get({member}, offsets, members, decorations);
+  // Identified structs live as long as the context: a name already taken
+  // by a different body gets a suffix.
+  MLIRContext *ctx = block.getContext();
+  for (unsigned suffix = 0;; ++suffix) {
+    std::string unique =
+        suffix ? (name + "_" + Twine(suffix)).str() : name.str();
+    auto distinct = spirv::StructType::getIdentified(ctx, unique);
+    if (succeeded(distinct.trySetBody({member}, offsets, members, decorations)))
+      return distinct;
+  }
+}
+
 /// Whether a pointer derived from a storage buffer variable is only read.
 bool onlyLoaded(Value ptr) {
   for (Operation *user : ptr.getUsers()) {
@@ -324,6 +350,29 @@ bool onlyLoaded(Value ptr) {
     return false;
   }
   return true;
+}
+
+/// Gives a storage buffer variable a block struct of its own. Buffers of
+/// one size otherwise share the uniqued struct type, and NVIDIA's Vulkan
+/// driver (580, H200) then applies the first such variable's NonWritable
+/// to the others: a kernel that read one buffer and accumulated into
+/// another of the same size saw none of its own stores (a split-K GEMM's
+/// partial sums kept only their last term).
+void giveOwnBlockType(spirv::ModuleOp module, spirv::GlobalVariableOp var) {
+  auto ptr = cast<spirv::PointerType>(var.getType());
+  auto block = dyn_cast<spirv::StructType>(ptr.getPointeeType());
+  if (!block || block.isIdentified() || block.getNumElements() != 1)
+    return;
+  auto type = spirv::PointerType::get(
+      rebuildBlock(
+          block, block.getElementType(0),
+          (module.getName().value_or("") + "." + var.getSymName()).str()),
+      ptr.getStorageClass());
+  var.setType(type);
+  module.walk([&](spirv::AddressOfOp addr) {
+    if (addr.getVariable() == var.getSymName())
+      addr.getPointer().setType(type);
+  });
 }
 
 struct DecorateSpirvBuffersPass
@@ -372,12 +421,14 @@ struct DecorateSpirvBuffersPass
           it->second.second |= !onlyLoaded(addr.getResult());
         });
       });
-      for (auto &[var, facts] : vars) {
+      for (auto &[op, facts] : vars) {
+        auto var = cast<spirv::GlobalVariableOp>(op);
         UnitAttr unit = UnitAttr::get(var->getContext());
         if (facts.first)
           var->setAttr("restrict", unit);
         if (!facts.second)
           var->setAttr("non_writable", unit);
+        giveOwnBlockType(spv, var);
       }
     }
   }
@@ -405,7 +456,7 @@ Type scalarArray(spirv::GlobalVariableOp var) {
 }
 
 /// `ptr<struct<(array<L x T>)>>` as `ptr<struct<(array<L/lanes x
-/// vector<lanes x T>>)>>`, the struct's layout and decorations kept.
+/// vector<lanes x T>>)>>`.
 spirv::PointerType vectorBufferType(spirv::GlobalVariableOp var,
                                     int64_t lanes) {
   auto ptr = cast<spirv::PointerType>(var.getType());
@@ -429,16 +480,8 @@ spirv::PointerType vectorBufferType(spirv::GlobalVariableOp var,
     vectorArray =
         spirv::RuntimeArrayType::get(vector, stride(runtime.getArrayStride()));
   }
-  SmallVector<spirv::StructType::OffsetInfo> offsets;
-  if (block.hasOffset())
-    offsets.push_back(block.getMemberOffset(0));
-  SmallVector<spirv::StructType::MemberDecorationInfo> members;
-  block.getMemberDecorations(members);
-  SmallVector<spirv::StructType::StructDecorationInfo> decorations;
-  block.getStructDecorations(decorations);
-  return spirv::PointerType::get(
-      spirv::StructType::get({vectorArray}, offsets, members, decorations),
-      ptr.getStorageClass());
+  return spirv::PointerType::get(rebuildBlock(block, vectorArray),
+                                 ptr.getStorageClass());
 }
 
 /// The element pointers `chain` = `[0, i]` into a buffer variable that a

@@ -12,7 +12,7 @@
 
 // The add: both operands and the result as vectors.
 // CHECK-LABEL: spirv.module
-// CHECK-COUNT-3: spirv.GlobalVariable @{{.*}}_arg_{{[0-2]}} bind(0, {{[0-2]}}) {{.*}}: !spirv.ptr<!spirv.struct<(!spirv.array<2048 x vector<4xf32>, stride=16> [0])>, StorageBuffer>
+// CHECK-COUNT-3: spirv.GlobalVariable @{{.*}}_arg_{{[0-2]}} bind(0, {{[0-2]}}) {{.*}}: !spirv.ptr<!spirv.struct<{{.*}}(!spirv.array<2048 x vector<4xf32>, stride=16> [0])>, StorageBuffer>
 // CHECK-NOT: spirv.Bitcast
 // CHECK: spirv.Load "StorageBuffer" %{{.*}} : vector<4xf32>
 // CHECK: spirv.Load "StorageBuffer" %{{.*}} : vector<4xf32>
@@ -24,7 +24,7 @@
 // CHECK: spirv.Load "StorageBuffer" %{{.*}} : vector<4xf32>
 // One element per thread and access with --vector-width=1.
 // SCALAR-LABEL: spirv.module
-// SCALAR: !spirv.array<8192 x f32, stride=4>
+// SCALAR: (!spirv.array<8192 x f32, stride=4>
 // SCALAR-NOT: vector<4xf32>, StorageBuffer
 // SCALAR-LABEL: spirv.module
 func.func @main(%a: tensor<64x128xf32>, %b: tensor<64x128xf32>, %w: tensor<1x128x64xf32>) -> tensor<1x64x64xf32> {

@@ -20,7 +20,14 @@
 //  - onnx-tosa-decorate-spirv-buffers (after spirv-lower-abi-attrs) decorates
 //    the storage buffer variables of noalias arguments `Restrict`, and those
 //    the kernel never writes `NonWritable` (GLSL's `restrict` and `readonly`),
-//    so the driver may also reorder and cache their accesses itself.
+//    so the driver may also reorder and cache their accesses itself; each
+//    gets a block struct type of its own.
+//
+// A third, onnx-tosa-vectorize-spirv-accesses (after spirv-lower-abi-attrs),
+// keeps the kernels' vector loads and stores vectors: the SPIR-V conversion
+// writes them as casts of element pointers, which Vulkan's logical
+// addressing forbids, so the variable they access becomes an array of
+// vectors instead.
 //
 //===----------------------------------------------------------------------===//
 #include "spirv/SpirvTarget.h"
@@ -353,11 +360,11 @@ bool onlyLoaded(Value ptr) {
 }
 
 /// Gives a storage buffer variable a block struct of its own. Buffers of
-/// one size otherwise share the uniqued struct type, and NVIDIA's Vulkan
-/// driver (580, H200) then applies the first such variable's NonWritable
-/// to the others: a kernel that read one buffer and accumulated into
-/// another of the same size saw none of its own stores (a split-K GEMM's
-/// partial sums kept only their last term).
+/// one size otherwise share the uniqued struct type, and on NVIDIA's Vulkan
+/// driver (580, H200) a kernel that read a NonWritable buffer and
+/// accumulated into another of the same size saw none of its own stores, as
+/// if the written one were NonWritable too (a split-K GEMM's partial sums
+/// kept only their last term); with a type per buffer it sums correctly.
 void giveOwnBlockType(spirv::ModuleOp module, spirv::GlobalVariableOp var) {
   auto ptr = cast<spirv::PointerType>(var.getType());
   auto block = dyn_cast<spirv::StructType>(ptr.getPointeeType());

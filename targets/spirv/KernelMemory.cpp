@@ -506,7 +506,7 @@ struct VectorizeSpirvAccessesPass
     return "onnx-tosa-vectorize-spirv-accesses";
   }
   StringRef getDescription() const override {
-    return "Give buffers read or written as vectors vector elements (Vulkan's "
+    return "Make variables accessed as vectors arrays of vectors (Vulkan's "
            "logical pointers cannot be cast), or split such accesses";
   }
   void runOnOperation() override {

@@ -138,6 +138,19 @@ def build_mlp(name="mlp"):
     return g.model()
 
 
+def build_split_k_same_size(name="split_k_same_size"):
+    """A 4-row matmul whose K is split over blocks: the partial products'
+    buffer (4 x 128 x 16) is as large as the weight's (64 x 128). NVIDIA's
+    Vulkan driver once saw none of the kernel's own accumulating stores when
+    the two buffers shared a SPIR-V type (each now has its own); the same
+    shapes are in `mlp`, this model has nothing else."""
+    g = Graph(name)
+    x = g.input("x", [4, 64])
+    w = g.weight("W", [64, 128], scale=1 / np.sqrt(64))
+    g.output(g.node("MatMul", [x, w], outputs=["y"], name="matmul"))
+    return g.model()
+
+
 def build_lenet(name="lenet"):
     g = Graph(name)
     x = g.input("x", [2, 1, 28, 28])
@@ -364,6 +377,7 @@ def _table_models():
 
 MODELS = {
     "mlp": build_mlp,
+    "split_k_same_size": build_split_k_same_size,
     "lenet": build_lenet,
     "cnn_misc": build_cnn_misc,
     **_binary_models(),

@@ -431,7 +431,9 @@ def main(argv=None) -> int:
                 f"{s} {stages[s]}" for s in H.STAGES if stages[s]) or "none"))
         log(f"conformance: artifacts in {os.path.relpath(cache_dir)}; on the "
             f"device machine run --target={args.target} --precompiled with "
-            f"that folder at the same place")
+            f"that folder and "
+            f"{os.path.relpath(args.build_dir / 'conformance' / 'data')} (the "
+            f"cases' expected outputs, as written here) at the same place")
         return 0
     unexpected_fail, unexpected_pass = summarize(args, results, listed, wall,
                                                  full)

@@ -1,10 +1,19 @@
 //===- MachineLearning.cpp - The ai.onnx.ml domain
 //-------------------------===//
 //
-// Classic machine-learning operators of the ai.onnx.ml domain. Their
-// parameters are attributes, so what is data-dependent in a general runtime
-// (the threshold, the tree structure) is known here at compile time and
-// becomes constants and a fixed sequence of elementwise ops.
+// Classic machine-learning operators of the ai.onnx.ml domain, and
+// ai.onnx's TfIdfVectorizer. Their parameters are attributes, so what is
+// data-dependent in a general runtime (the threshold, the tree structure,
+// the n-gram pool) is known here at compile time and becomes constants and a
+// fixed sequence of elementwise ops.
+//
+// TfIdfVectorizer counts, per row of integer tokens, the n-grams of its pool
+// (tokens d apart, d = 1 .. max_skip_count + 1; unigrams once): for one n
+// and d, the n shifted slices of the row are compared with the pool's
+// n-grams of that length at once ([rows, positions, n-grams]), and-ed,
+// and summed over the positions. A constant 0/1 matrix then moves each pool
+// n-gram's count to its output column (adding where two share one, as the
+// reference does), and the mode applies the weights.
 //
 // TreeEnsemble evaluates every tree at once without walking it: all split
 // conditions are computed for every sample ([N, nodes]), and a leaf is
@@ -23,6 +32,8 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <set>
+#include <vector>
 
 using namespace mlir;
 
@@ -350,11 +361,173 @@ LegalizeResult treeEnsemble(NodeContext &ctx) {
   return Values{t.cast(t.reshape(y, {n, targets}), elt)};
 }
 
+/// TfIdfVectorizer with an integer pool (pool_int64s) and integer X of
+/// shape [C] or [B, C]: Y[.., o] is the number of times the pool n-grams
+/// that ngram_indexes maps to o occur in the row (TF), 0/1 or the weight
+/// where they do (IDF), or count times weight (TFIDF); a pool n-gram's
+/// weight applies in its output column.
+LegalizeResult tfIdfVectorizer(NodeContext &ctx) {
+  if (failed(ctx.requireInputs(1)) ||
+      failed(ctx.requireElementType(0, Elt::Int)))
+    return failure();
+  if (ctx.hasAttr("pool_strings"))
+    return ctx.fail("pool_strings: string pools are not supported (X of "
+                    "strings cannot be a model input here)");
+  TosaBuilder &t = ctx.tosa;
+  Value x = ctx.input(0);
+  int64_t rank = ctx.inputRank(0);
+  if (rank > 2)
+    return ctx.fail("X must have rank 1 ([C]) or 2 ([B, C]), got " +
+                    Twine(rank));
+  int64_t minN = ctx.getInt("min_gram_length", 0);
+  int64_t maxN = ctx.getInt("max_gram_length", 0);
+  int64_t maxSkip = ctx.getInt("max_skip_count", 0);
+  std::string mode = ctx.getString("mode", "");
+  Shape starts = ctx.getInts("ngram_counts");
+  Shape indexes = ctx.getInts("ngram_indexes");
+  Shape pool = ctx.getInts("pool_int64s");
+  SmallVector<float> weights = ctx.getFloats("weights");
+  if (mode != "TF" && mode != "IDF" && mode != "TFIDF")
+    return ctx.fail("mode must be TF, IDF or TFIDF, got '" + mode + "'");
+  if (minN < 1 || maxN < minN || maxSkip < 0)
+    return ctx.fail("needs 1 <= min_gram_length (" + Twine(minN) +
+                    ") <= max_gram_length (" + Twine(maxN) +
+                    ") and max_skip_count >= 0 (" + Twine(maxSkip) + ")");
+  if (indexes.empty() || llvm::any_of(indexes, [](int64_t i) { return i < 0; }))
+    return ctx.fail("ngram_indexes must be non-empty and non-negative");
+  int64_t outputs = *llvm::max_element(indexes) + 1;
+  // One weight per pool n-gram (the spec's length, as onnxruntime reads
+  // them), applied in the output column the n-gram's count goes to. (The
+  // ONNX reference implementation takes weight i for output column i: the
+  // same where ngram_indexes[i] == i.)
+  if (!weights.empty() && weights.size() != indexes.size())
+    return ctx.fail("weights has " + Twine(weights.size()) +
+                    " entries; it needs one per pool n-gram (" +
+                    Twine(indexes.size()) + ")");
+  SmallVector<double> columnWeight(outputs, 1.0);
+  SmallVector<bool> weighted(outputs, false);
+  for (size_t p = 0; p < weights.size(); ++p) {
+    int64_t o = indexes[p];
+    if (weighted[o] && columnWeight[o] != weights[p])
+      return ctx.fail("two pool n-grams with different weights share "
+                      "output column " +
+                      Twine(o) + ": which weight applies is not defined");
+    columnWeight[o] = weights[p];
+    weighted[o] = true;
+  }
+  for (int64_t v : pool)
+    if (v < std::numeric_limits<int32_t>::min() ||
+        v > std::numeric_limits<int32_t>::max())
+      return ctx.fail("pool value " + Twine(v) +
+                      " does not fit in 32 bits (integers are computed in "
+                      "32 bits)");
+
+  // The pool's n-grams by length: ngram_counts[k] is where the (k+1)-grams
+  // start; `first[n]` is the pool order of the first n-gram of length n.
+  int64_t total = pool.size();
+  SmallVector<int64_t> first(starts.size() + 2, 0), count(starts.size() + 2, 0);
+  int64_t order = 0;
+  for (size_t k = 0; k < starts.size(); ++k) {
+    int64_t n = k + 1;
+    int64_t begin = starts[k];
+    int64_t end = k + 1 < starts.size() ? starts[k + 1] : total;
+    if (begin < 0 || end < begin || end > total || (end - begin) % n != 0)
+      return ctx.fail("ngram_counts " + Twine(k) + " (" + Twine(begin) +
+                      ") does not start a whole number of " + Twine(n) +
+                      "-grams within pool_int64s (" + Twine(total) +
+                      " values)");
+    first[n] = order;
+    count[n] = (end - begin) / n;
+    order += count[n];
+    // The reference keeps one entry per distinct n-gram.
+    std::set<std::vector<int64_t>> seen;
+    for (int64_t g = 0; g < count[n]; ++g)
+      if (!seen.insert(std::vector<int64_t>(pool.begin() + begin + g * n,
+                                            pool.begin() + begin + g * n + n))
+               .second)
+        return ctx.fail("pool_int64s holds a " + Twine(n) + "-gram twice");
+  }
+  if (order != static_cast<int64_t>(indexes.size()))
+    return ctx.fail("ngram_indexes has " + Twine(indexes.size()) +
+                    " entries for the pool's " + Twine(order) + " n-grams");
+
+  int64_t rows = rank == 2 ? ctx.inputShape(0)[0] : 1;
+  int64_t cols = rank == 0 ? 1 : ctx.inputShape(0).back();
+  Type f32 = Float32Type::get(x.getContext());
+  Shape outShape = rank == 2 ? Shape{rows, outputs} : Shape{outputs};
+  x = t.reshape(t.widenToI32(x), {rows, cols, 1});
+  Type i32 = t.elementTypeOf(x);
+
+  // counts[p]: [rows, 1, 1] per pool n-gram in pool order, or null for 0.
+  SmallVector<Value> perLength;
+  SmallVector<int64_t> lengths;
+  for (int64_t n = minN; n <= std::min<int64_t>(maxN, starts.size()); ++n) {
+    if (count[n] == 0)
+      continue;
+    int64_t begin = starts[n - 1];
+    Value sum;
+    for (int64_t d = 1; d <= (n == 1 ? 1 : maxSkip + 1); ++d) {
+      int64_t positions = cols - (n - 1) * d;
+      if (positions <= 0)
+        break;
+      Value all;
+      for (int64_t j = 0; j < n; ++j) {
+        SmallVector<int32_t> tokens;
+        for (int64_t g = 0; g < count[n]; ++g)
+          tokens.push_back(pool[begin + g * n + j]);
+        Value pattern = t.constant(
+            DenseElementsAttr::get(RankedTensorType::get({1, 1, count[n]}, i32),
+                                   ArrayRef<int32_t>(tokens)));
+        Value eq = t.compare<tosa::EqualOp>(t.sliceAxis(x, 1, j * d, positions),
+                                            pattern);
+        all = all ? t.binary<tosa::LogicalAndOp>(all, eq) : eq;
+      }
+      Value hits = t.reduceSum(t.select(all, t.splat({1, 1, 1}, f32, 1.0),
+                                        t.splat({1, 1, 1}, f32, 0.0)),
+                               {1});
+      sum = sum ? t.add(sum, hits) : hits;
+    }
+    if (!sum)
+      continue;
+    perLength.push_back(sum); // [rows, 1, count[n]]
+    lengths.push_back(n);
+  }
+
+  // Each counted n-gram's count to its output column(s).
+  Value y;
+  if (!perLength.empty()) {
+    Value counts =
+        perLength.size() == 1 ? perLength.front() : t.concat(perLength, 2);
+    int64_t counted = t.shapeOf(counts)[2];
+    SmallVector<double> move(counted * outputs, 0.0);
+    int64_t row = 0;
+    for (int64_t n : lengths)
+      for (int64_t g = 0; g < count[n]; ++g, ++row)
+        move[row * outputs + indexes[first[n] + g]] += 1.0;
+    y = t.matmul(t.reshape(counts, {1, rows, counted}),
+                 t.constant(fromDoubles(
+                     RankedTensorType::get({1, counted, outputs}, f32), move)));
+    y = t.reshape(y, {rows, outputs});
+  } else {
+    y = t.splat({rows, outputs}, f32, 0.0);
+  }
+  if (mode != "TF") {
+    Value w = t.constant(
+        fromDoubles(RankedTensorType::get({1, outputs}, f32), columnWeight));
+    y = mode == "IDF"
+            ? t.select(t.compare<tosa::GreaterOp>(y, t.scalarLike(y, 0.0)),
+                       t.broadcastTo(w, {rows, outputs}), t.scalarLike(y, 0.0))
+            : t.mul(y, w);
+  }
+  return Values{t.reshape(y, outShape)};
+}
+
 // clang-format off
 const OpLegalization kMachineLearning[] = {
     {"Binarizer", 1, binarizer, kMlDomain},
     {"ArrayFeatureExtractor", 1, arrayFeatureExtractor, kMlDomain},
     {"TreeEnsemble", 5, treeEnsemble, kMlDomain},
+    {"TfIdfVectorizer", 9, tfIdfVectorizer},
 };
 // clang-format on
 

@@ -84,3 +84,29 @@ func.func @tree_ensemble_max(%x: tensor<4x1xf32>) -> !onnx.unknown {
   %0 = onnx.node "TreeEnsemble"(%x) {attrs = {n_targets = 2 : i64, aggregate_function = 3 : i64, tree_roots = array<i64: 0>, nodes_modes = dense<[3]> : tensor<1xui8>, nodes_featureids = array<i64: 0>, nodes_splits = dense<[0.5]> : tensor<1xf32>, nodes_truenodeids = array<i64: 0>, nodes_trueleafs = array<i64: 1>, nodes_falsenodeids = array<i64: 1>, nodes_falseleafs = array<i64: 1>, leaf_targetids = array<i64: 0, 1>, leaf_weights = dense<[2.0, 4.0]> : tensor<2xf32>}, domain = "ai.onnx.ml", node_name = "te", opset = 5 : i64} : (tensor<4x1xf32>) -> !onnx.unknown
   return %0 : !onnx.unknown
 }
+
+// TfIdfVectorizer (ai.onnx): unigrams 4 5, bigrams (4,6) (5,7) with tokens
+// 1 and 2 apart. Unigrams: X against both at once, summed over the row's
+// positions; bigrams: the row and the row shifted by d, each against the
+// n-grams' tokens, and-ed, summed, over d = 1, 2 added. A 0/1 matrix moves
+// the pool's counts to the output columns (both bigrams to column 2).
+// CHECK-LABEL: func.func @tfidf
+// CHECK-SAME: -> tensor<2x3xf32>
+// CHECK: %[[X:.*]] = tosa.reshape %arg0, {{.*}} -> tensor<2x6x1xi32>
+// CHECK: %[[U:.*]] = "tosa.const"() <{values = dense<{{\[\[\[}}4, 5]]]> : tensor<1x1x2xi32>}>
+// CHECK: tosa.equal %[[X]], %[[U]] : (tensor<2x6x1xi32>, tensor<1x1x2xi32>) -> tensor<2x6x2xi1>
+// CHECK: %[[UNI:.*]] = tosa.reduce_sum {{.*}} {axis = 1 : i32} : (tensor<2x6x2xf32>) -> tensor<2x1x2xf32>
+// CHECK: tosa.slice %[[X]], {{.*}} -> tensor<2x5x1xi32>
+// CHECK: tosa.slice %[[X]], {{.*}} -> tensor<2x5x1xi32>
+// CHECK: tosa.logical_and {{.*}} -> tensor<2x5x2xi1>
+// CHECK: %[[D1:.*]] = tosa.reduce_sum {{.*}} -> tensor<2x1x2xf32>
+// CHECK: tosa.logical_and {{.*}} -> tensor<2x4x2xi1>
+// CHECK: %[[D2:.*]] = tosa.reduce_sum {{.*}} -> tensor<2x1x2xf32>
+// CHECK: %[[BI:.*]] = tosa.add %[[D1]], %[[D2]]
+// CHECK: tosa.concat %[[UNI]], %[[BI]] {axis = 2 : i32} {{.*}} -> tensor<2x1x4xf32>
+// CHECK: "tosa.const"() <{values = dense<{{\[\[\[}}0.000000e+00, 1.000000e+00, 0.000000e+00], [1.000000e+00, 0.000000e+00, 0.000000e+00], [0.000000e+00, 0.000000e+00, 1.000000e+00], [0.000000e+00, 0.000000e+00, 1.000000e+00]]]> : tensor<1x4x3xf32>}>
+// CHECK: tosa.matmul {{.*}} -> tensor<1x2x3xf32>
+func.func @tfidf(%x: tensor<2x6xi32>) -> !onnx.unknown {
+  %0 = onnx.node "TfIdfVectorizer"(%x) {attrs = {mode = "TF", min_gram_length = 1 : i64, max_gram_length = 2 : i64, max_skip_count = 1 : i64, ngram_counts = array<i64: 0, 2>, ngram_indexes = array<i64: 1, 0, 2, 2>, pool_int64s = array<i64: 4, 5, 4, 5, 6, 7>}, domain = "", node_name = "tv", opset = 9 : i64} : (tensor<2x6xi32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}

@@ -1,4 +1,4 @@
-//===- Conv.cpp - Conv (1-D, 2-D, 3-D; grouped, depthwise), ConvTranspose ===//
+//===- Conv.cpp - Conv, ConvTranspose (1-D, 2-D, 3-D; grouped, depthwise) ===//
 //
 // ONNX convolves channels-first data (NCHW) with OIHW weights; TOSA convolves
 // channels-last data (NHWC) with OHWI weights. Inputs are transposed in and
@@ -128,30 +128,74 @@ LegalizeResult conv(NodeContext &ctx) {
   return Values{y};
 }
 
+/// Elements of `axis` `step` apart, zeros between them: [.., L, ..] ->
+/// [.., (L - 1) * step + 1, ..]. Folds for constants.
+Value spreadAxis(TosaBuilder &t, Value v, int64_t axis, int64_t step) {
+  if (step == 1)
+    return v;
+  int64_t length = t.shapeOf(v)[axis];
+  // [..., L, ...] -> [..., L, 1, ...] -> [..., L, step, ...] -> [..., L*step,
+  // ...]
+  Shape split(t.shapeOf(v));
+  split.insert(split.begin() + axis + 1, 1);
+  Shape pads(2 * split.size(), 0);
+  pads[2 * (axis + 1) + 1] = step - 1;
+  Value spread = t.pad(t.reshape(v, split), pads, 0.0);
+  Shape merged(t.shapeOf(v));
+  merged[axis] = length * step;
+  return t.sliceAxis(t.reshape(spread, merged), axis, 0,
+                     (length - 1) * step + 1);
+}
+
 /// Spreads kernel taps `dilation` apart with zeros along the spatial axes
-/// (2, 3, ...) of ONNX weights, so a dilated kernel can run undilated. Folds
-/// for constant weights.
+/// (2, 3, ...) of ONNX weights, so a dilated kernel can run undilated.
 Value dilateKernel(TosaBuilder &t, Value w, ArrayRef<int64_t> dilations) {
-  for (auto [i, d] : llvm::enumerate(dilations)) {
-    if (d == 1)
-      continue;
-    int64_t axis = i + 2, k = t.shapeOf(w)[axis];
-    // [..., k, ...] -> [..., k, 1, ...] -> [..., k, d, ...] -> [..., k*d, ...]
-    Shape split(t.shapeOf(w));
-    split.insert(split.begin() + axis + 1, 1);
-    Shape pads(2 * split.size(), 0);
-    pads[2 * (axis + 1) + 1] = d - 1;
-    Value spread = t.pad(t.reshape(w, split), pads, 0.0);
-    Shape merged(t.shapeOf(w));
-    merged[axis] = k * d;
-    w = t.sliceAxis(t.reshape(spread, merged), axis, 0, (k - 1) * d + 1);
-  }
+  for (auto [i, d] : llvm::enumerate(dilations))
+    w = spreadAxis(t, w, i + 2, d);
   return w;
 }
 
-/// ConvTranspose (1-D, 2-D): tosa.transpose_conv2d places input pixel i at
-/// output i * stride + out_pad_before + k, ONNX at i * stride + k - pad_begin,
-/// so out_pad = (-pad_begin, output_padding - pad_end). Weights are
+/// ConvTranspose 3-D, for which TOSA has no op: the (channels-last) input
+/// spread `stride` apart with zeros, padded by span - 1 - pad_begin before
+/// and span - 1 - pad_end + output_padding after, and convolved (conv3d,
+/// stride 1) with the dilated kernel flipped along each spatial axis. Input
+/// pixel i then meets tap k at output i * stride + k - pad_begin, as in
+/// ONNX.
+Value convTranspose3D(TosaBuilder &t, Value x, Value w, Value bias,
+                      ArrayRef<int64_t> strides, ArrayRef<int64_t> dilations,
+                      ArrayRef<int64_t> begin, ArrayRef<int64_t> end,
+                      ArrayRef<int64_t> outPadding, ArrayRef<int64_t> out,
+                      int64_t group) {
+  Value xl = t.toChannelsLast(x); // [N, D, H, W, C_in]
+  for (int64_t i = 0; i < 3; ++i)
+    xl = spreadAxis(t, xl, i + 1, strides[i]);
+  w = dilateKernel(t, w, dilations); // [C_in, C_out / group, kd, kh, kw]
+  Shape pads;
+  for (int64_t i = 0; i < 3; ++i) {
+    int64_t span = t.shapeOf(w)[i + 2];
+    w = t.reverse(w, i + 2);
+    pads.append({span - 1 - begin[i], span - 1 - end[i] + outPadding[i]});
+  }
+  int64_t cg = t.shapeOf(w)[0] / group, og = t.shapeOf(w)[1];
+  Type elt = t.elementTypeOf(x);
+  auto type =
+      RankedTensorType::get({t.shapeOf(x)[0], out[0], out[1], out[2], og}, elt);
+  Value zp = t.zeroPoint(elt);
+  SmallVector<Value> parts;
+  for (int64_t g = 0; g < group; ++g) {
+    // [C_in/g, C_out/g, kd, kh, kw] -> [C_out/g, kd, kh, kw, C_in/g]
+    Value wg = t.transpose(t.sliceAxis(w, 0, g * cg, cg), {1, 2, 3, 4, 0});
+    parts.push_back(tosa::Conv3DOp::create(
+        t.getBuilder(), t.getLoc(), type, t.sliceAxis(xl, 4, g * cg, cg), wg,
+        t.sliceAxis(bias, 0, g * og, og), zp, zp, pads, Shape{1, 1, 1},
+        Shape{1, 1, 1}, accumulatorType(elt)));
+  }
+  return t.toChannelsFirst(t.concat(parts, 4));
+}
+
+/// ConvTranspose (1-D, 2-D; 3-D above): tosa.transpose_conv2d places input
+/// pixel i at output i * stride + out_pad_before + k, ONNX at i * stride + k -
+/// pad_begin, so out_pad = (-pad_begin, output_padding - pad_end). Weights are
 /// [C_in, C_out / group, k...] in ONNX and [C_out, k..., C_in] in TOSA;
 /// dilation is applied to the weights.
 LegalizeResult convTranspose(NodeContext &ctx) {
@@ -162,8 +206,10 @@ LegalizeResult convTranspose(NodeContext &ctx) {
   TosaBuilder &t = ctx.tosa;
   Value x = ctx.input(0), w = ctx.input(1);
   int64_t rank = t.rankOf(x);
-  if (rank != 3 && rank != 4)
-    return ctx.fail("only 1-D and 2-D transposed convolutions are supported");
+  if (rank < 3 || rank > 5)
+    return ctx.fail("only 1-D, 2-D and 3-D transposed convolutions are "
+                    "supported (input has rank " +
+                    Twine(rank) + ")");
   if (t.rankOf(w) != rank)
     return ctx.fail("weights must have the input's rank");
   int64_t n = t.shapeOf(x)[0], cIn = t.shapeOf(x)[1];
@@ -226,6 +272,11 @@ LegalizeResult convTranspose(NodeContext &ctx) {
   Value bias = ctx.input(2);
   if (!bias)
     bias = t.splat({cOut}, t.elementTypeOf(x), 0);
+  else if (ctx.inputShape(2) != ArrayRef<int64_t>{cOut})
+    return ctx.fail("bias must have shape [" + Twine(cOut) + "]");
+  if (rank == 5)
+    return Values{convTranspose3D(t, x, w, bias, strides, dilations, begin, end,
+                                  outPadding, out, group)};
   if (rank == 3) {
     x = t.reshape(x, {n, cIn, 1, in[0]});
     w = t.reshape(w, {cIn, og, 1, kernel[0]});

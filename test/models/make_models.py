@@ -204,6 +204,22 @@ def build_cnn_misc(name="cnn_misc"):
     return g.model()
 
 
+def build_conv_transpose_3d(name="conv_transpose_3d"):
+    """3-D transposed convolutions (spread input, flipped kernel, conv3d):
+    stride 2 with pads and output_padding and a bias; two groups with a
+    dilated kernel and uneven strides."""
+    g = Graph(name)
+    x = g.input("x", [2, 4, 3, 4, 5])
+    g.output(g.node("ConvTranspose",
+                    [x, g.weight("w1", [4, 3, 3, 3, 2]), g.weight("b1", [3])],
+                    outputs=["y"], name="up", strides=[2, 2, 2],
+                    pads=[1, 0, 1, 0, 1, 0], output_padding=[1, 0, 1]))
+    g.output(g.node("ConvTranspose", [x, g.weight("w2", [4, 2, 2, 3, 2])],
+                    outputs=["z"], name="grouped", group=2,
+                    dilations=[2, 1, 2], strides=[1, 3, 2]))
+    return g.model()
+
+
 # --------------------------------------------------------------------------
 # One-op models: op_<op>_<variant>.
 
@@ -378,6 +394,7 @@ def _table_models():
 MODELS = {
     "mlp": build_mlp,
     "split_k_same_size": build_split_k_same_size,
+    "conv_transpose_3d": build_conv_transpose_3d,
     "lenet": build_lenet,
     "cnn_misc": build_cnn_misc,
     **_binary_models(),

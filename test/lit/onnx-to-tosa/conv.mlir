@@ -130,3 +130,25 @@ func.func @conv_transpose_dilated(%x: tensor<1x1x3x3xf32>) -> !onnx.unknown {
   %0 = onnx.node "ConvTranspose"(%x, %w) {attrs = {dilations = array<i64: 2, 1>}, domain = "", node_name = "ct", opset = 11 : i64} : (tensor<1x1x3x3xf32>, tensor<1x1x2x2xf32>) -> !onnx.unknown
   return %0 : !onnx.unknown
 }
+
+// ConvTranspose 3-D: TOSA has no transpose_conv3d. The channels-last input
+// is spread stride apart with zeros (depth 2 -> 3 for stride 2), the kernel
+// flipped along its three spatial axes and made [C_out, kd, kh, kw, C_in],
+// and conv3d runs at stride 1 with pads span - 1 - pad_begin before and
+// span - 1 - pad_end + output_padding after: depth (1, 3), height (1, 1),
+// width (1, 0).
+// CHECK-LABEL: func.func @conv_transpose_3d
+// CHECK-SAME: -> tensor<1x3x5x4x3xf32>
+// CHECK: %[[XL:.*]] = tosa.transpose %arg0 {perms = array<i32: 0, 2, 3, 4, 1>}
+// CHECK: tosa.pad {{.*}} -> tensor<1x2x2x3x3x2xf32>
+// CHECK: %[[SPREAD:.*]] = tosa.slice {{.*}} -> tensor<1x3x3x3x2xf32>
+// CHECK: tosa.reverse %arg1 {axis = 2 : i32}
+// CHECK: tosa.reverse {{.*}} {axis = 3 : i32}
+// CHECK: %[[FLIPPED:.*]] = tosa.reverse {{.*}} {axis = 4 : i32}
+// CHECK: %[[W:.*]] = tosa.transpose %[[FLIPPED]] {perms = array<i32: 1, 2, 3, 4, 0>} {{.*}} -> tensor<3x3x2x2x2xf32>
+// CHECK: tosa.conv3d %[[SPREAD]], %[[W]], {{.*}} {acc_type = f32, dilation = array<i64: 1, 1, 1>, pad = array<i64: 1, 3, 1, 1, 1, 0>, stride = array<i64: 1, 1, 1>} {{.*}} -> tensor<1x5x4x3x3xf32>
+// CHECK: tosa.transpose {{.*}} {perms = array<i32: 0, 4, 1, 2, 3>}
+func.func @conv_transpose_3d(%x: tensor<1x2x2x3x3xf32>, %w: tensor<2x3x3x2x2xf32>) -> !onnx.unknown {
+  %0 = onnx.node "ConvTranspose"(%x, %w) {attrs = {strides = array<i64: 2, 1, 1>, pads = array<i64: 1, 0, 0, 0, 0, 1>, output_padding = array<i64: 1, 0, 0>}, domain = "", node_name = "ct", opset = 11 : i64} : (tensor<1x2x2x3x3xf32>, tensor<2x3x3x2x2xf32>) -> !onnx.unknown
+  return %0 : !onnx.unknown
+}

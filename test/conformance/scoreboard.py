@@ -18,7 +18,9 @@ out from the package's own seeded generators when the wheel does not carry
 them) are this project's main measure of correctness. Each case is
 imported, legalized, compiled for a target, run on a device, and every
 output is compared with the stored one: integers and bools exactly, floats
-with ONNX's usual `rtol=1e-3, atol=1e-7` (NaNs in the same places). Per-case
+with ONNX's usual `rtol=1e-3, atol=1e-7` (NaNs in the same places;
+bfloat16 outputs with `rtol=2**-6`, two bfloat16 steps, as ONNX's own
+backend test runner compares them). Per-case
 tolerances, each with its reason, live in `TOLERANCES` in
 `test/conformance/harness.py` (none today).
 

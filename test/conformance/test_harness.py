@@ -75,6 +75,23 @@ def test_bfloat16_compares_as_float32():
     assert H.compare("y", e, np.array([0.5, 1.5], np.float32)) is None
 
 
+def test_bfloat16_allows_two_ulps_as_onnxs_runner_does():
+    ml_dtypes = pytest.importorskip("ml_dtypes")
+    e = np.array([0.5, 1.5], dtype=ml_dtypes.bfloat16)
+    ulp = 2.0**-7  # bfloat16's spacing in [1, 2); 2**-8 in [0.5, 1)
+    # One step off 1.5 (relative 5.2e-3 > 1e-3) is within rtol 2**-6...
+    assert H.compare("y", e, np.array([0.5, 1.5 + ulp], np.float32)) is None
+    # ...and so are two off 0.5 (relative 2**-6, the limit)...
+    assert H.compare("y", e, np.array([0.5 + 2 * 2.0**-8, 1.5],
+                                      np.float32)) is None
+    # ...but not three (relative 2.3e-2).
+    why = H.compare("y", e, np.array([0.5 + 3 * 2.0**-8, 1.5], np.float32))
+    assert why is not None and "first at [0]" in why
+    # float32 outputs keep rtol 1e-3.
+    f = np.array([1.5], np.float32)
+    assert H.compare("y", f, np.array([1.5 + ulp], np.float32)) is not None
+
+
 def test_narrow_types_travel_and_compare_as_bits():
     ml_dtypes = pytest.importorskip("ml_dtypes")
     e = np.array([0.5, -448.0, np.nan, -0.0], np.float32).astype(

@@ -459,8 +459,7 @@ LegalizeResult castValue(NodeContext &ctx, Value x, Type to) {
   if (from == to)
     return Values{x};
   if (from.isInteger(1) && toFloat)
-    return Values{t.select(x, t.splat(Shape(t.rankOf(x), 1), to, 1),
-                           t.splat(Shape(t.rankOf(x), 1), to, 0))};
+    return Values{t.indicator(x, to)};
   if (to.isInteger(1) && fromFloat)
     return Values{t.unary<tosa::LogicalNotOp>(
         t.compare<tosa::EqualOp>(x, t.scalarLike(x, 0)))};

@@ -62,7 +62,7 @@ LegalizeResult binarizer(NodeContext &ctx) {
       return Values{t.splat(t.shapeOf(x), t.elementTypeOf(x), 1.0)};
   }
   Value above = t.compare<tosa::GreaterOp>(x, t.scalarLike(x, threshold));
-  return Values{t.select(above, t.scalarLike(x, 1.0), t.scalarLike(x, 0.0))};
+  return Values{t.indicator(above, t.elementTypeOf(x))};
 }
 
 /// ArrayFeatureExtractor(X, Y): X[..., Y] with Y flattened; a 1-D X gives a
@@ -321,8 +321,7 @@ LegalizeResult treeEnsemble(NodeContext &ctx) {
       d[node * count + p] += outcome ? -1.0 : 1.0;
       needTrue[p] -= outcome ? 1.0 : 0.0;
     }
-  Value condF =
-      t.select(cond, t.splat({1, 1}, f32, 1.0), t.splat({1, 1}, f32, 0.0));
+  Value condF = t.indicator(cond, f32);
   Value dm =
       t.constant(fromDoubles(RankedTensorType::get({1, nodes, count}, f32), d));
   Value m = t.matmul(t.reshape(condF, {1, n, nodes}), dm);
@@ -338,8 +337,7 @@ LegalizeResult treeEnsemble(NodeContext &ctx) {
     for (int64_t p = 0; p < count; ++p)
       w[p * targets + targetIds[paths[p].leaf]] =
           weights[paths[p].leaf] * scale;
-    Value reachedF = t.select(reached, t.splat({1, 1, 1}, f32, 1.0),
-                              t.splat({1, 1, 1}, f32, 0.0));
+    Value reachedF = t.indicator(reached, f32);
     y = t.matmul(reachedF,
                  t.constant(fromDoubles(
                      RankedTensorType::get({1, count, targets}, f32), w)));
@@ -482,9 +480,7 @@ LegalizeResult tfIdfVectorizer(NodeContext &ctx) {
                                             pattern);
         all = all ? t.binary<tosa::LogicalAndOp>(all, eq) : eq;
       }
-      Value hits = t.reduceSum(t.select(all, t.splat({1, 1, 1}, f32, 1.0),
-                                        t.splat({1, 1, 1}, f32, 0.0)),
-                               {1});
+      Value hits = t.reduceSum(t.indicator(all, f32), {1});
       sum = sum ? t.add(sum, hits) : hits;
     }
     if (!sum)

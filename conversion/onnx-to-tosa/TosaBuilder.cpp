@@ -458,6 +458,11 @@ Value TosaBuilder::div(Value a, Value c) {
   return binary<tosa::IntDivOp>(a, c);
 }
 
+Value TosaBuilder::indicator(Value cond, Type elementType) {
+  Shape ones(rankOf(cond), 1);
+  return select(cond, splat(ones, elementType, 1), splat(ones, elementType, 0));
+}
+
 Value TosaBuilder::select(Value cond, Value onTrue, Value onFalse) {
   if (Value folded =
           foldIntegers({cond, onTrue, onFalse}, elementTypeOf(onTrue),

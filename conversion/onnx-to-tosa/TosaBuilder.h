@@ -225,6 +225,9 @@ public:
   mlir::Value pow(mlir::Value a, mlir::Value c);
   /// cond ? onTrue : onFalse with three-way broadcasting.
   mlir::Value select(mlir::Value cond, mlir::Value onTrue, mlir::Value onFalse);
+  /// 1 where the i1 tensor `cond` holds, else 0, in `elementType` (TOSA's
+  /// CAST takes bool only to integers).
+  mlir::Value indicator(mlir::Value cond, mlir::Type elementType);
   mlir::Value negate(mlir::Value v);
   mlir::Value abs(mlir::Value v);
   /// sqrt(x) as reciprocal(rsqrt(x)): TOSA 1.0 has no sqrt; this form keeps

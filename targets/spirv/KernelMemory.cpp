@@ -345,6 +345,16 @@ spirv::StructType rebuildBlock(spirv::StructType block, Type member,
   }
 }
 
+/// Gives `var` the pointer type `type`, and its address-ofs `addrs` with it
+/// (what they point into is unchanged, so their users need no change).
+void setVariableType(spirv::GlobalVariableOp var,
+                     ArrayRef<spirv::AddressOfOp> addrs,
+                     spirv::PointerType type) {
+  var.setType(type);
+  for (spirv::AddressOfOp addr : addrs)
+    addr.getPointer().setType(type);
+}
+
 /// Whether a pointer derived from a storage buffer variable is only read.
 bool onlyLoaded(Value ptr) {
   for (Operation *user : ptr.getUsers()) {
@@ -365,21 +375,19 @@ bool onlyLoaded(Value ptr) {
 /// accumulated into another of the same size saw none of its own stores, as
 /// if the written one were NonWritable too (a split-K GEMM's partial sums
 /// kept only their last term); with a type per buffer it sums correctly.
-void giveOwnBlockType(spirv::ModuleOp module, spirv::GlobalVariableOp var) {
+void giveOwnBlockType(spirv::ModuleOp module, spirv::GlobalVariableOp var,
+                      ArrayRef<spirv::AddressOfOp> addrs) {
   auto ptr = cast<spirv::PointerType>(var.getType());
   auto block = dyn_cast<spirv::StructType>(ptr.getPointeeType());
   if (!block || block.isIdentified() || block.getNumElements() != 1)
     return;
-  auto type = spirv::PointerType::get(
-      rebuildBlock(
-          block, block.getElementType(0),
-          (module.getName().value_or("") + "." + var.getSymName()).str()),
-      ptr.getStorageClass());
-  var.setType(type);
-  module.walk([&](spirv::AddressOfOp addr) {
-    if (addr.getVariable() == var.getSymName())
-      addr.getPointer().setType(type);
-  });
+  setVariableType(
+      var, addrs,
+      spirv::PointerType::get(
+          rebuildBlock(
+              block, block.getElementType(0),
+              (module.getName().value_or("") + "." + var.getSymName()).str()),
+          ptr.getStorageClass()));
 }
 
 struct DecorateSpirvBuffersPass
@@ -402,8 +410,13 @@ struct DecorateSpirvBuffersPass
         continue;
       auto gpuModule = top.lookupSymbol<gpu::GPUModuleOp>(name);
       // Per variable: whether every kernel using it has it as a noalias
-      // argument, and whether any writes it.
-      llvm::MapVector<Operation *, std::pair<bool, bool>> vars;
+      // argument, whether any writes it, and its address-ofs.
+      struct Facts {
+        bool noalias = true;
+        bool written = false;
+        SmallVector<spirv::AddressOfOp> addrs;
+      };
+      llvm::MapVector<Operation *, Facts> vars;
       spv.walk([&](spirv::FuncOp fn) {
         auto kernel = gpuModule
                           ? gpuModule.lookupSymbol<gpu::GPUFuncOp>(fn.getName())
@@ -422,20 +435,20 @@ struct DecorateSpirvBuffersPass
               kernel && binding && *binding < kernel.getNumArguments() &&
               kernel.getArgAttr(*binding,
                                 LLVM::LLVMDialect::getNoAliasAttrName());
-          auto [it, inserted] =
-              vars.try_emplace(var.getOperation(), noalias, false);
-          it->second.first &= noalias;
-          it->second.second |= !onlyLoaded(addr.getResult());
+          Facts &facts = vars[var.getOperation()];
+          facts.noalias &= noalias;
+          facts.written |= !onlyLoaded(addr.getResult());
+          facts.addrs.push_back(addr);
         });
       });
       for (auto &[op, facts] : vars) {
         auto var = cast<spirv::GlobalVariableOp>(op);
         UnitAttr unit = UnitAttr::get(var->getContext());
-        if (facts.first)
+        if (facts.noalias)
           var->setAttr("restrict", unit);
-        if (!facts.second)
+        if (!facts.written)
           var->setAttr("non_writable", unit);
-        giveOwnBlockType(spv, var);
+        giveOwnBlockType(spv, var, facts.addrs);
       }
     }
   }
@@ -583,10 +596,8 @@ struct VectorizeSpirvAccessesPass
   /// to their size), a scalar one lane i % lanes of it.
   static void retype(spirv::GlobalVariableOp var,
                      ArrayRef<spirv::AddressOfOp> addrs, int64_t lanes) {
-    spirv::PointerType type = vectorBufferType(var, lanes);
-    var.setType(type);
+    setVariableType(var, addrs, vectorBufferType(var, lanes));
     for (spirv::AddressOfOp addr : addrs) {
-      addr.getPointer().setType(type);
       for (Operation *user : llvm::make_early_inc_range(addr->getUsers())) {
         auto chain = cast<spirv::AccessChainOp>(user);
         OpBuilder b(chain);

@@ -162,7 +162,7 @@ cl::opt<unsigned> vectorWidth(
              "takes, loaded and stored as one vector where contiguous: 1, 2, "
              "4 or 8 (default: 4; on vulkan, vectors of more than 4 elements "
              "are accessed element by element)"),
-    cl::init(0), cl::cat(category));
+    cl::init(4), cl::cat(category));
 cl::opt<bool> subgroupReduce(
     "subgroup-reduce",
     cl::desc("Row reductions (softmax, normalizations) combine their "
@@ -358,8 +358,7 @@ int main(int argc, char **argv) {
     return fail("--precision=tf32 is not supported on --target=vulkan "
                 "(tf32 is an NVIDIA tensor-core format); use --target=cuda, "
                 "or --precision=fp32");
-  if (vectorWidth.getNumOccurrences() && (vectorWidth == 0 || vectorWidth > 8 ||
-                                          !llvm::isPowerOf2_32(vectorWidth)))
+  if (vectorWidth == 0 || vectorWidth > 8 || !llvm::isPowerOf2_32(vectorWidth))
     return fail("--vector-width must be 1, 2, 4 or 8, got " +
                 llvm::Twine(vectorWidth.getValue()));
 
@@ -487,7 +486,7 @@ int main(int argc, char **argv) {
       : gemmAsyncCopies == AsyncCopiesFlag::None ? AsyncCopies::None
       : gemmAsyncCopies == AsyncCopiesFlag::All  ? AsyncCopies::All
                                                  : AsyncCopies::Matmuls;
-  gpuOptions.vectorWidth = vectorWidth ? vectorWidth : 4u;
+  gpuOptions.vectorWidth = vectorWidth;
   gpuOptions.subgroupReduce = subgroupReduce;
   // A CUDA warp is 32 lanes; a Vulkan device picks its subgroup size.
   gpuOptions.subgroupSize = target == onnx_tosa::Target::Cuda ? 32 : 0;

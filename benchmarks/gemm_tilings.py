@@ -16,7 +16,8 @@ the tiles; the WMMA configurations then with --warpgroup-mma=false, so
 that they are what they say; with --warpgroup-prefetch also fewer steps
 ahead than the copies allow, products left running); and times the
 kernels of each (onnx-tosa-run --profile: every launch alone, median, by
-CUDA events or Vulkan timestamps; a split K is two launches). It prints,
+CUDA events or Vulkan timestamps; a split K is two launches; on Vulkan
+after warm-up runs: vulkan_warm_up.py). It prints,
 per shape, the compiler's choice, the fastest configuration and their
 times: the data the choices in pipelines/tosa-to-gpu/TensorCores.cpp are
 set from.
@@ -39,6 +40,8 @@ from pathlib import Path
 import numpy as np
 import onnx
 from onnx import TensorProto, helper
+
+from vulkan_warm_up import warm_up_vulkan
 
 # M x N x K: BERT-base s128 b8 (QKV, attention output, FFN up, FFN down),
 # the same at b1, and a square one.
@@ -231,9 +234,11 @@ def main():
         if isinstance(art, str):
             row["error"] = art
         else:
-            r = subprocess.run([a.runner, str(art), f"--device={device}",
-                                "--random-inputs", f"--output-dir={work}",
-                                "--quiet", "--profile=5"],
+            run = [a.runner, str(art), f"--device={device}",
+                   "--random-inputs", f"--output-dir={work}", "--quiet"]
+            if device == "vulkan":
+                row["warm_up_ms"] = warm_up_vulkan(run, runs=50, most=4)
+            r = subprocess.run(run + ["--profile=5"],
                                capture_output=True, text=True, timeout=300)
             pm = PROFILE_RE.search(r.stdout)
             if r.returncode != 0 or not pm:

@@ -32,7 +32,6 @@ import argparse
 import json
 import math
 import os
-import re
 import statistics
 import subprocess
 import sys
@@ -42,6 +41,8 @@ from pathlib import Path
 import numpy as np
 import torch
 from torch import nn
+
+from vulkan_warm_up import BENCH_RE, warm_up_vulkan
 
 MODELS = {
     # name: (builder, batch)
@@ -197,11 +198,6 @@ def torch_timings(model, inputs, skip_compile):
 # onnx-tosa
 
 
-BENCH_RE = re.compile(r"median ([\d.]+) ms, min ([\d.]+) ms; execute median "
-                      r"([\d.]+) ms, min [\d.]+ ms(?:; device median "
-                      r"([\d.]+) ms)?")
-
-
 def run_tool(args, timeout=600):
     start = time.monotonic()
     p = subprocess.run([str(a) for a in args], capture_output=True, text=True,
@@ -236,6 +232,10 @@ def ours(compiler, runner, onnx_path, target, inputs, names, work,
         return {**out, "error": "run: " + p.stderr.strip()[:300]}
     outputs = sorted(odir.glob("*.npy"))
     out["output"] = np.load(outputs[0]) if outputs else None
+    if device == "vulkan":
+        out["warm_up_ms"] = warm_up_vulkan(
+            [runner, art, f"--device={device}", *in_args,
+             f"--output-dir={odir}", "--quiet"])
     # As many runs as fit in about 2 s (at least 5, at most 200).
     runs = max(5, min(200, int(2.0 / max(secs, 1e-3))))
     p, _ = run_tool([runner, art, f"--device={device}", *in_args,

@@ -318,7 +318,7 @@ void buildLinalgToGpuPipeline(OpPassManager &pm,
   // Only acts on the ops onnx-tosa-select-tensor-core-ops marked.
   pm.addNestedPass<func::FuncOp>(createTensorCoreKernelsPass(
       options.gemmTiling, options.gemmStages, options.gemmPrefetch,
-      options.gemmAsyncCopies, options.warpgroupMma));
+      options.gemmAsyncCopies, options.warpgroupMma, options.spirvGemmTilings));
   pm.addNestedPass<func::FuncOp>(
       createRowKernelsPass(options.subgroupReduce, options.subgroupSize));
   // Views (subview, collapse/expand_shape) fold into the loads and stores of

@@ -411,6 +411,47 @@ std::optional<Tiling> chooseTiling(const Gemm &g, bool simt, bool large = false,
   return usable.back();
 }
 
+/// The CUDA-core tiling for SPIR-V kernels (Vulkan), where chooseTiling's
+/// choice is not the best: NVIDIA's Vulkan driver gives the 8x8-element
+/// threads about 220 registers (219 on BERT's FFN GEMM, by
+/// VK_KHR_pipeline_executable_properties on the H200, driver 580; ptxas
+/// gives the same kernel 156), so 8 warps fit on a multiprocessor whatever
+/// the block, and 256-thread blocks of 128x128 tiles cost no occupancy
+/// while reading half the workgroup memory per product of 64x128 ones. A
+/// block per multiprocessor at a time, the time goes with the waves of
+/// blocks times the K steps of a slice: K split into the slices (up to 4,
+/// 8 steps or more each; `split`) that make that least, the fewest at a
+/// tie. Taken where the tiles are three quarters C's elements or more and
+/// fill the GPU unsplit, or K is long (64 steps or more) and they fill a
+/// quarter of it; elsewhere (BERT's batch-1 GEMMs, say) chooseTiling's.
+/// Tiling sweep on the H200's Vulkan (benchmarks/gemm_tilings.py --target
+/// vulkan; benchmarks/results/vulkan-tilings-2026-12-04/): on BERT's batch-8
+/// QKV, FFN-up and FFN-down GEMMs this takes 0.137, 0.155 and 0.175 ms
+/// where chooseTiling's took 0.193, 0.241 and 0.260, each within 1 % of the
+/// sweep's best.
+std::optional<Tiling> chooseSpirvTiling(const Gemm &g, bool split) {
+  Tiling t{16, 16, 2, 2, true};
+  if (g.n % vectorWidth(g.element) != 0)
+    return std::nullopt;
+  int64_t rows = llvm::divideCeil(g.m, t.tileM());
+  int64_t cols = llvm::divideCeil(g.n, t.tileN());
+  int64_t tiles = g.batch * rows * cols;
+  double utilization =
+      double(g.m * g.n) / double(rows * t.tileM() * cols * t.tileN());
+  int64_t steps = llvm::divideCeil(g.k, kTileK);
+  if (utilization < 0.75 ||
+      !(tiles >= kSmCount || (steps >= 64 && 4 * tiles >= kSmCount)))
+    return std::nullopt;
+  auto cost = [&](int64_t slices) {
+    return llvm::divideCeil(tiles * slices, kSmCount) * (steps / slices);
+  };
+  for (int64_t s = 2; s <= (split ? kMaxSimtSlices : 1); ++s)
+    if (steps % s == 0 && steps / s >= kMinSliceSteps &&
+        cost(s) < cost(t.slices))
+      t.slices = s;
+  return t;
+}
+
 /// The warpgroup-MMA tiling of `rows` (64 or 128) x `cols` (64 or 128).
 Tiling warpgroupTiling(int64_t rows, int64_t cols) {
   Tiling t{rows / kFragment, 1, 1, cols / kFragment};
@@ -1910,8 +1951,9 @@ struct TensorCoreKernelsPass
       : PassWrapper(other) {}
   // `ahead` 0: each kernel's own (see runOnOperation).
   TensorCoreKernelsPass(StringRef spec, unsigned copies, unsigned ahead,
-                        AsyncCopies async, bool warpgroups) {
+                        AsyncCopies async, bool warpgroups, bool spirv) {
     tiling = spec.str();
+    spirvTilings = spirv;
     warpgroupMma = warpgroups;
     stages = copies;
     prefetch = ahead;
@@ -1946,6 +1988,12 @@ struct TensorCoreKernelsPass
       llvm::cl::desc("f16 GEMMs use warpgroup MMA (wgmma.mma_async; needs "
                      "an sm_90a target) where chooseWarpgroupTiling says "
                      "so: not GEMVs, convolutions whose tiles fill the GPU"),
+      llvm::cl::init(false)};
+  Option<bool> spirvTilings{
+      *this, "spirv-tilings",
+      llvm::cl::desc("the kernels become SPIR-V: CUDA-core tilings as "
+                     "chooseSpirvTiling says, one copy of the tiles unless "
+                     "stages says otherwise"),
       llvm::cl::init(false)};
   Option<std::string> tiling{
       *this, "tiling",
@@ -1982,9 +2030,11 @@ struct TensorCoreKernelsPass
     for (linalg::LinalgOp op : ops) {
       std::optional<Gemm> g = gemmOf(op);
       bool simt = op->hasAttr(kSimtMarker);
-      std::optional<Tiling> t =
-          g ? chooseTiling(*g, simt, /*large=*/true, /*split=*/true)
-            : std::nullopt;
+      std::optional<Tiling> t;
+      if (g && simt && spirvTilings)
+        t = chooseSpirvTiling(*g, /*split=*/true);
+      if (g && !t)
+        t = chooseTiling(*g, simt, /*large=*/true, /*split=*/true);
       Value init = op.getDpsInits()[0];
       Value input = op.getDpsInputs()[0];
       Value roots[3] = {
@@ -2041,8 +2091,12 @@ struct TensorCoreKernelsPass
                        (stages != 1 && fits(withStages(*forced, 2), true))))
           t = forced;
       // Each slice of a split K starts from zero.
-      if (!fill && t->slices > 1)
-        t = chooseTiling(*g, simt, /*large=*/true);
+      if (!fill && t->slices > 1) {
+        std::optional<Tiling> whole;
+        if (simt && spirvTilings)
+          whole = chooseSpirvTiling(*g, /*split=*/false);
+        t = whole ? whole : chooseTiling(*g, simt, /*large=*/true);
+      }
       // A cut last row tile that starts from C stages all of C at once,
       // which only small tiles leave room for.
       if (!simt && !fill && stagedRows(*t) != t->tileM() &&
@@ -2064,8 +2118,10 @@ struct TensorCoreKernelsPass
             t = candidate;
         }
       }
-      if (!t->asyncCopy && stages != 1 &&
-          fits(withStages(*t, 2), bool(epilogue)))
+      // Two copies by default; one for SPIR-V, where the sweep found two
+      // no faster anywhere and up to 12 % slower (BERT's smaller GEMMs).
+      bool twoCopies = stages ? stages != 1 : !spirvTilings;
+      if (!t->asyncCopy && twoCopies && fits(withStages(*t, 2), bool(epilogue)))
         t->stages = 2;
       // Measured with benchmarks/gemm_tilings.py on the H200: two steps
       // ahead took 14 % off the time of BERT's f16 GEMMs; on CUDA cores,
@@ -2107,13 +2163,12 @@ std::unique_ptr<Pass> createSelectTensorCoreOpsPass(bool tensorCores,
                                                     bool tf32, bool simt) {
   return std::make_unique<SelectTensorCoreOpsPass>(tensorCores, tf32, simt);
 }
-std::unique_ptr<Pass> createTensorCoreKernelsPass(StringRef tiling,
-                                                  unsigned stages,
-                                                  unsigned prefetch,
-                                                  AsyncCopies asyncCopies,
-                                                  bool warpgroupMma) {
-  return std::make_unique<TensorCoreKernelsPass>(tiling, stages, prefetch,
-                                                 asyncCopies, warpgroupMma);
+std::unique_ptr<Pass>
+createTensorCoreKernelsPass(StringRef tiling, unsigned stages,
+                            unsigned prefetch, AsyncCopies asyncCopies,
+                            bool warpgroupMma, bool spirvTilings) {
+  return std::make_unique<TensorCoreKernelsPass>(
+      tiling, stages, prefetch, asyncCopies, warpgroupMma, spirvTilings);
 }
 std::unique_ptr<Pass> createAlignWorkgroupMemoryPass() {
   return std::make_unique<AlignWorkgroupMemoryPass>();

@@ -42,8 +42,6 @@ struct GpuPipelineOptions {
   bool simtGemm = false;
   /// Consecutive elements per thread in distributed elementwise loops, read
   /// and written as vectors where contiguous (1: one element per thread).
-  /// Vector accesses of buffers are scalarized for SPIR-V, so only the CUDA
-  /// target gains from this.
   unsigned vectorWidth = 1;
   /// Row kernels (softmax, normalizations) combine their threads' partial
   /// results in subgroups first: warp shuffles on CUDA (subgroupSize 32),
@@ -66,6 +64,10 @@ struct GpuPipelineOptions {
   /// f16 tensor-core GEMMs use warpgroup MMA (wgmma, sm_90a targets only;
   /// not GEMVs, and convolutions only where their tiles fill the GPU).
   bool warpgroupMma = false;
+  /// The tiled GEMM kernels become SPIR-V (Vulkan): their tilings are
+  /// chosen for a Vulkan driver's compiler (see chooseSpirvTiling in
+  /// TensorCores.cpp), with one copy of the tiles.
+  bool spirvGemmTilings = false;
 };
 
 /// Appends a textual pipeline of registered pass names (as on an mlir-opt
@@ -136,9 +138,12 @@ bool isMarkedForTiledGemm(mlir::Operation *op);
 /// `warpgroupMma` (sm_90a): f16 GEMMs (not GEMVs; convolutions where their
 /// tiles fill the GPU) are multiplied by wgmma.mma_async from swizzled
 /// tiles in dynamic workgroup memory.
+/// `spirvTilings`: the kernels become SPIR-V; tilings on CUDA cores and
+/// copies of the tiles (0 stages: 1) chosen for a Vulkan driver.
 std::unique_ptr<mlir::Pass> createTensorCoreKernelsPass(
     llvm::StringRef tiling = "", unsigned stages = 0, unsigned prefetch = 0,
-    AsyncCopies asyncCopies = AsyncCopies::None, bool warpgroupMma = false);
+    AsyncCopies asyncCopies = AsyncCopies::None, bool warpgroupMma = false,
+    bool spirvTilings = false);
 
 /// `onnx-tosa-row-kernels{subgroup-reduce=false subgroup-size=0}`: a row
 /// reduction and the ops around it on the same rows become one kernel with

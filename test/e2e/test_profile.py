@@ -90,3 +90,29 @@ def test_benchmark_reports_host_and_device_times(run_tool, mlp, tmp_path):
     for name, ref in S.onnxruntime_outputs(path, feeds).items():
         np.testing.assert_allclose(np.load(tmp_path / f"{name}.npy"), ref,
                                    rtol=S.RTOL, atol=S.ATOL)
+
+
+@pytest.mark.skipif(S.TARGET != "vulkan", reason="Vulkan drivers only")
+def test_vulkan_pipeline_statistics(run_tool, mlp, tmp_path):
+    """ONNX_TOSA_VULKAN_PIPELINE_STATS=1: a driver with
+    VK_KHR_pipeline_executable_properties reports each kernel's statistics
+    once (to stderr), one that has none says so, naming the device; the run
+    and its outputs are the same either way."""
+    path, artifact, launches, inputs, feeds = mlp
+    proc = S.run_artifact(run_tool, artifact, inputs, tmp_path, "--profile=2",
+                          env={"ONNX_TOSA_VULKAN_PIPELINE_STATS": "1"})
+    assert proc.returncode == 0, f"running failed{S.describe(proc)}"
+    S.assert_no_crash(proc)
+    stats = re.findall(r"^vulkan kernel (\S+::\S+): (\S.*=.*)$", proc.stderr,
+                       re.M)
+    if stats:
+        kernels = [k for k, _ in stats]
+        # Once per kernel, though the profile builds the pipelines again.
+        assert len(kernels) == len(set(kernels)) <= launches
+    else:
+        assert re.search(r"ONNX_TOSA_VULKAN_PIPELINE_STATS: '.+' does not "
+                         r"report pipeline statistics", proc.stderr), \
+            f"neither statistics nor a note{S.describe(proc)}"
+    for name, ref in S.onnxruntime_outputs(path, feeds).items():
+        got = np.load(tmp_path / f"{name}.npy")
+        np.testing.assert_allclose(got, ref, rtol=S.RTOL, atol=S.ATOL)

@@ -126,6 +126,9 @@ MODELS = {
     # into slices whose partial products a second kernel sums, applying
     # the epilogue (BERT's FFN down projection at batch 1).
     "mm_split_k": lambda n: matmul_bias_relu(n, [128, 3072], [3072, 768]),
+    # On Vulkan: 36 tiles of 128x128 and K = 2048 (64 steps), K split into
+    # 2 slices (chooseSpirvTiling); elsewhere 64x64 or 64x128 tiles.
+    "mm_split_k_tiles128": lambda n: matmul(n, [6, 128, 2048], [2048, 768]),
     # A network's first convolution: 7x7 over RGB (3 channels, K = 147),
     # stride 2, padding 3: A read element by element, K's last step cut.
     "conv_rgb": lambda n: conv(n, [1, 3, 64, 64], [64, 3, 7, 7],

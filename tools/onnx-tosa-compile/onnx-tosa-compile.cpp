@@ -125,6 +125,13 @@ cl::opt<bool> warpgroupMma(
              "whose tiles fill the GPU use warpgroup MMA (wgmma) instead of "
              "WMMA"),
     cl::init(true), cl::cat(category));
+cl::opt<bool> vulkanGemmTilings(
+    "vulkan-gemm-tilings",
+    cl::desc("Tuning experiments: on vulkan, the tiled f32 GEMM kernels get "
+             "tilings chosen for a Vulkan driver (128x128 tiles where they "
+             "fill the GPU, one copy of the tiles); false: the cuda "
+             "target's (default: true)"),
+    cl::init(true), cl::Hidden, cl::cat(category));
 cl::opt<std::string> cudaPath(
     "cuda-path",
     cl::desc("CUDA toolkit root holding nvvm/libdevice (default: $CUDA_ROOT, "
@@ -486,6 +493,8 @@ int main(int argc, char **argv) {
       : gemmAsyncCopies == AsyncCopiesFlag::None ? AsyncCopies::None
       : gemmAsyncCopies == AsyncCopiesFlag::All  ? AsyncCopies::All
                                                  : AsyncCopies::Matmuls;
+  gpuOptions.spirvGemmTilings =
+      vulkanGemmTilings && target == onnx_tosa::Target::Vulkan;
   gpuOptions.vectorWidth = vectorWidth;
   gpuOptions.subgroupReduce = subgroupReduce;
   // A CUDA warp is 32 lanes; a Vulkan device picks its subgroup size.

@@ -3,8 +3,10 @@
 #include "vulkan_device.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 namespace onnx_tosa::rt {
 namespace vk {
@@ -445,6 +447,17 @@ Status selectPhysical(VkInstance instance, const VulkanSelector &sel,
   return okStatus();
 }
 
+bool hasDeviceExtension(VkPhysicalDevice physical, const char *name) {
+  uint32_t count = 0;
+  vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, nullptr);
+  std::vector<VkExtensionProperties> all(count);
+  vkEnumerateDeviceExtensionProperties(physical, nullptr, &count, all.data());
+  for (const VkExtensionProperties &e : all)
+    if (std::strcmp(e.extensionName, name) == 0)
+      return true;
+  return false;
+}
+
 /// Creates the logical device with every optional shader feature the
 /// compiler may use (64/16/8-bit types, 16/8-bit storage) that the physical
 /// device supports; unsupported ones are simply left off, and a shader that
@@ -493,6 +506,30 @@ Status createLogicalDevice(VulkanDevice &d) {
     enable.pNext = &e16;
   }
 
+  // The driver's statistics of compiled kernels, on request.
+  const char *stats = std::getenv("ONNX_TOSA_VULKAN_PIPELINE_STATS");
+  auto fExec = vkStruct<
+      VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR>(
+      VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR);
+  std::vector<const char *> extensions;
+  if (stats && std::strcmp(stats, "1") == 0) {
+    if (hasDeviceExtension(
+            d.physical, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME)) {
+      extensions.push_back(
+          VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+      fExec.pipelineExecutableInfo = VK_TRUE;
+      fExec.pNext = enable.pNext;
+      enable.pNext = &fExec;
+      d.pipelineStatistics = true;
+    } else {
+      std::fprintf(stderr,
+                   "onnx-tosa: ONNX_TOSA_VULKAN_PIPELINE_STATS: '%s' does "
+                   "not report pipeline statistics "
+                   "(no VK_KHR_pipeline_executable_properties)\n",
+                   d.properties.deviceName);
+    }
+  }
+
   float priority = 1.0f;
   auto queueInfo = vkStruct<VkDeviceQueueCreateInfo>(
       VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO);
@@ -504,6 +541,8 @@ Status createLogicalDevice(VulkanDevice &d) {
   info.pNext = &enable;
   info.queueCreateInfoCount = 1;
   info.pQueueCreateInfos = &queueInfo;
+  info.enabledExtensionCount = static_cast<uint32_t>(extensions.size());
+  info.ppEnabledExtensionNames = extensions.data();
   OT_VK_CALL(vkCreateDevice, d.physical, &info, nullptr, &d.device);
   vkGetDeviceQueue(d.device, d.queueFamily, 0, &d.queue);
   return okStatus();

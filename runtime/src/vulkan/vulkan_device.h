@@ -21,6 +21,7 @@
 
 #include <map>
 #include <mutex>
+#include <set>
 #include <tuple>
 
 namespace onnx_tosa::rt::vk {
@@ -139,6 +140,11 @@ public:
   /// download goes through the staging buffer, as on a discrete GPU (lets
   /// lavapipe test that path).
   bool forceStaging = false;
+  /// ONNX_TOSA_VULKAN_PIPELINE_STATS=1 on a device with
+  /// VK_KHR_pipeline_executable_properties: the driver's statistics of each
+  /// compiled kernel (registers, spills, instructions: whatever it reports)
+  /// go to stderr when its pipeline is built.
+  bool pipelineStatistics = false;
 
 private:
   /// Allocates and binds memory for `buf` of the first memory type (in
@@ -155,7 +161,13 @@ private:
   Status ensureStaging(uint64_t bytes);
   Status buildLayouts(VulkanSequence &seq, size_t numArgs);
   Status buildPipeline(VulkanSequence &seq, const LaunchSpec &spec);
+  /// One stderr line per executable of `pipeline`: the driver's
+  /// statistics; once per kernel (profiling builds pipelines again).
+  void printStatistics(VkPipeline pipeline, const std::string &kernel);
   Status record(VulkanSequence &seq, const std::vector<LaunchSpec> &launches);
+
+  std::mutex statisticsMutex;
+  std::set<std::string> kernelsWithStatistics;
 
   /// Queues require external synchronization; sessions on one device may
   /// submit from different threads.

@@ -9,6 +9,7 @@
 #include "vulkan_device.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <set>
 
@@ -197,11 +198,68 @@ Status VulkanDevice::buildPipeline(VulkanSequence &seq,
   info.stage.module = mod->shader;
   info.stage.pName = spec.entry.c_str();
   info.layout = seq.layouts[spec.args.size()].second;
+  if (pipelineStatistics)
+    info.flags |= VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR;
   VkPipeline pipeline = VK_NULL_HANDLE;
   OT_VK_CALL(vkCreateComputePipelines, device, VK_NULL_HANDLE, 1, &info,
              nullptr, &pipeline);
   seq.pipelines[key] = pipeline;
+  if (pipelineStatistics)
+    printStatistics(pipeline, mod->name + "::" + spec.entry);
   return okStatus();
+}
+
+void VulkanDevice::printStatistics(VkPipeline pipeline,
+                                   const std::string &kernel) {
+  auto properties = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
+      vkGetDeviceProcAddr(device, "vkGetPipelineExecutablePropertiesKHR"));
+  auto statistics = reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
+      vkGetDeviceProcAddr(device, "vkGetPipelineExecutableStatisticsKHR"));
+  if (!properties || !statistics)
+    return;
+  {
+    std::lock_guard<std::mutex> lock(statisticsMutex);
+    if (!kernelsWithStatistics.insert(kernel).second)
+      return;
+  }
+  auto pipelineInfo =
+      vkStruct<VkPipelineInfoKHR>(VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR);
+  pipelineInfo.pipeline = pipeline;
+  uint32_t count = 0;
+  if (properties(device, &pipelineInfo, &count, nullptr) != VK_SUCCESS)
+    return;
+  for (uint32_t e = 0; e < count; ++e) {
+    auto exec = vkStruct<VkPipelineExecutableInfoKHR>(
+        VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR);
+    exec.pipeline = pipeline;
+    exec.executableIndex = e;
+    uint32_t n = 0;
+    if (statistics(device, &exec, &n, nullptr) != VK_SUCCESS)
+      continue;
+    std::vector<VkPipelineExecutableStatisticKHR> stats(
+        n, vkStruct<VkPipelineExecutableStatisticKHR>(
+               VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR));
+    if (statistics(device, &exec, &n, stats.data()) != VK_SUCCESS)
+      continue;
+    std::string line = "vulkan kernel " + kernel + ":";
+    for (const VkPipelineExecutableStatisticKHR &s : stats) {
+      line += std::string(" ") + s.name + "=";
+      switch (s.format) {
+      case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR:
+        line += s.value.b32 ? "true" : "false";
+        break;
+      case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR:
+        line += std::to_string(s.value.i64);
+        break;
+      case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR:
+        line += std::to_string(s.value.u64);
+        break;
+      default:
+        line += std::to_string(s.value.f64);
+      }
+    }
+    std::fprintf(stderr, "%s\n", line.c_str());
+  }
 }
 
 Status VulkanDevice::prepare(const std::vector<LaunchSpec> &launches,

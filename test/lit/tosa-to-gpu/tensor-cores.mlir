@@ -9,6 +9,7 @@
 // RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels{tiling=8x8x1x1s2}))' | FileCheck %s --check-prefix=FORCED
 // RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels{async-copies=matmuls}))' | FileCheck %s --check-prefix=ASYNC
 // RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels{stages=1 prefetch=1},onnx-tosa-distribute-loops),gpu-kernel-outlining,onnx-tosa-align-workgroup-memory)' | FileCheck %s --check-prefix=OUTLINED
+// RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels{spirv-tilings=true}))' | FileCheck %s --check-prefix=SPIRV
 
 // 256x512x128: 32 blocks of 64x64 would not fill 132 multiprocessors, so
 // 32x32 tiles (128 blocks), one fragment per warp.
@@ -389,6 +390,10 @@ func.func @large_tiles(%a: memref<1x2048x64xf16>, %b: memref<1x64x1152xf16>, %c:
 // vectors. The bias add after the matmul, writing C's own buffer, is its
 // epilogue: applied to each thread's elements straight from registers, for
 // the rows that exist.
+// For SPIR-V, a GEMM this small keeps chooseTiling's tiling, with one copy
+// of the tiles.
+// SPIRV-LABEL: func.func @simt_kernel
+// SPIRV: gpu.launch blocks({{.*}}) in (%{{.*}} = %c2{{.*}}, %{{.*}} = %c3{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %c32{{.*}}, {{.*}}) workgroup(%{{.*}} : memref<32x20xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<32x36xf32, #gpu.address_space<workgroup>>)
 // KERNEL-LABEL: func.func @simt_kernel
 // KERNEL-NOT: linalg.fill
 // KERNEL: gpu.launch blocks({{.*}}) in (%{{.*}} = %c2{{.*}}, %{{.*}} = %c3{{.*}}, %{{.*}} = %c1{{.*}}) threads({{.*}}) in (%{{.*}} = %c32{{.*}}, {{.*}}) workgroup(%[[SA:.*]] : memref<32x20xf32, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<32x36xf32, #gpu.address_space<workgroup>>)
@@ -503,6 +508,13 @@ func.func @rgb_kernel(%x: memref<1x20x20x3xf32>, %w: memref<3x3x3x32xf32>, %y: m
 // can have it: 32x32 tiles of 64 threads, K in 2 slices.
 // FORCED-LABEL: func.func @simt_split
 // FORCED: gpu.launch blocks({{.*}}) in (%{{.*}} = %c24{{.*}}, %{{.*}} = %c32{{.*}}, %{{.*}} = %c2{{.*}}) threads({{.*}}) in (%{{.*}} = %c64{{.*}}, {{.*}})
+// For SPIR-V (chooseSpirvTiling): 128x128 tiles of 256 threads, 48 of
+// them; K in 2 slices of 48 steps (one wave of 96 blocks; 4 slices would
+// be two waves of 24 steps, no fewer steps in all), one copy of the tiles.
+// SPIRV-LABEL: func.func @simt_split
+// SPIRV: gpu.launch blocks({{.*}}) in (%{{.*}} = %c6{{.*}}, %{{.*}} = %c8{{.*}}, %{{.*}} = %c2{{.*}}) threads({{.*}}) in (%{{.*}} = %c256{{.*}}, {{.*}}) workgroup(%{{.*}} : memref<32x132xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<32x132xf32, #gpu.address_space<workgroup>>) {
+// SPIRV: gpu.launch blocks({{.*}}) in (%{{.*}} = %c768{{.*}}, {{.*}})
+// SPIRV-NOT: gpu.launch
 // KERNEL-LABEL: func.func @simt_split
 // KERNEL: gpu.launch blocks({{.*}}) in (%{{.*}} = %c6{{.*}}, %{{.*}} = %c16{{.*}}, %{{.*}} = %c4{{.*}}) threads({{.*}}) in (%{{.*}} = %c128{{.*}}, {{.*}}) workgroup(%{{.*}} : memref<32x68xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<32x132xf32, #gpu.address_space<workgroup>>)
 // KERNEL: gpu.launch

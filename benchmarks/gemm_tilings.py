@@ -2,7 +2,9 @@
 """Tiling sweep for the tiled GEMM kernels, on the GPU machine.
 
 For each GEMM shape (the matmuls of BERT-base at batch 1 and 8, and a
-square one) and precision, compiles a one-MatMul model with the compiler's
+square one; with --convs also convolutions, as implicit GEMMs, whose
+times include the NCHW/NHWC transposes around them, the same in every
+configuration) and precision, compiles a one-op model with the compiler's
 own tiling and with each tiling the kernel accepts
 (onnx-tosa-compile --gemm-tiling=UMxUNxPMxPN[sS]), each as the compiler
 would build it, with one copy of the tiles in workgroup memory
@@ -23,7 +25,8 @@ times: the data the choices in pipelines/tosa-to-gpu/TensorCores.cpp are
 set from.
 
     python3 benchmarks/gemm_tilings.py --compiler BIN --runner BIN --out DIR
-        [--shapes 1024x768x768,...] [--precisions fp32,fp16]
+        [--shapes 1024x768x768,...] [--convs resnet50_b32|BxCxHxW-FxK[sS],...]
+        [--precisions fp32,fp16]
         [--tilings all|default|UMxUNxPMxPN[sS],...] [--target cuda|vulkan]
         [--async-copies] [--warpgroup [--warpgroup-prefetch]]
 
@@ -62,13 +65,71 @@ PROFILE_RE = re.compile(r"profile: (\d+) launches, each alone \(median of "
 GRID_RE = re.compile(r"^\s+\d+\s+[\d.]+\s+[\d.]+%\s+(\S+)\s+(\S+)", re.M)
 
 
-def model(path, m, n, k, dtype):
+# Convolutions, as BxCxHxW-FxK[sS] (batch, channels, height, width; F
+# filters of KxK, padding K // 2, stride S): ResNet-50's at batch 32, one
+# of each kind per stage (the 7x7 stem, 1x1 reductions, 3x3s, 1x1
+# expansions, strided 1x1 downsamplings).
+RESNET50_B32 = [
+    "32x3x224x224-64x7s2",
+    "32x64x56x56-64x1", "32x64x56x56-64x3", "32x64x56x56-256x1",
+    "32x256x56x56-64x1",
+    "32x256x56x56-128x1", "32x128x56x56-128x3s2", "32x128x28x28-512x1",
+    "32x256x56x56-512x1s2",
+    "32x512x28x28-256x1", "32x256x28x28-256x3s2", "32x256x14x14-1024x1",
+    "32x512x28x28-1024x1s2",
+    "32x1024x14x14-512x1", "32x512x14x14-512x3s2", "32x512x7x7-2048x1",
+    "32x1024x14x14-2048x1s2",
+]
+
+
+def conv_spec(shape):
+    """(B, C, H, W, F, K, S) of a convolution shape."""
+    x, _, f = shape.partition("-")
+    b, c, h, w = map(int, x.split("x"))
+    f, _, kernel = f.partition("x")
+    kernel, _, stride = kernel.partition("s")
+    return b, c, h, w, int(f), int(kernel), int(stride or 1)
+
+
+def gemm_dims(shape):
+    """M, N, K of a shape: MxNxK, or the implicit GEMM of a convolution
+    (rows = output pixels, K = filter height x width x channels)."""
+    if "-" not in shape:
+        return tuple(map(int, shape.split("x")))
+    b, c, h, w, f, kernel, stride = conv_spec(shape)
+    pad = kernel // 2
+    oh = (h + 2 * pad - kernel) // stride + 1
+    ow = (w + 2 * pad - kernel) // stride + 1
+    return b * oh * ow, f, c * kernel * kernel
+
+
+def model(path, shape, dtype):
+    """A one-op model of `shape`: MatMul, or Conv with a constant filter
+    (weights are constants in real models, and the compiler lays them out
+    at compile time)."""
     t = TensorProto.FLOAT16 if dtype == "fp16" else TensorProto.FLOAT
-    g = helper.make_graph(
-        [helper.make_node("MatMul", ["a", "b"], ["c"])], "gemm",
-        [helper.make_tensor_value_info("a", t, [m, k]),
-         helper.make_tensor_value_info("b", t, [k, n])],
-        [helper.make_tensor_value_info("c", t, [m, n])])
+    if "-" not in shape:
+        m, n, k = gemm_dims(shape)
+        g = helper.make_graph(
+            [helper.make_node("MatMul", ["a", "b"], ["c"])], "gemm",
+            [helper.make_tensor_value_info("a", t, [m, k]),
+             helper.make_tensor_value_info("b", t, [k, n])],
+            [helper.make_tensor_value_info("c", t, [m, n])])
+    else:
+        b, c, h, w, f, kernel, stride = conv_spec(shape)
+        rng = np.random.default_rng(0)
+        weight = (rng.standard_normal((f, c, kernel, kernel)) /
+                  np.sqrt(c * kernel * kernel))
+        weight = weight.astype(np.float16 if dtype == "fp16" else np.float32)
+        pad = kernel // 2
+        m, _, _ = gemm_dims(shape)
+        g = helper.make_graph(
+            [helper.make_node("Conv", ["x", "w"], ["y"],
+                              kernel_shape=[kernel, kernel],
+                              pads=[pad] * 4, strides=[stride] * 2)], "conv",
+            [helper.make_tensor_value_info("x", t, [b, c, h, w])],
+            [helper.make_tensor_value_info("y", t, None)],
+            [onnx.numpy_helper.from_array(weight, "w")])
     mo = helper.make_model(g, opset_imports=[helper.make_opsetid("", 17)])
     mo.ir_version = 8
     onnx.save(mo, path)
@@ -116,6 +177,10 @@ def main():
     p.add_argument("--runner", required=True)
     p.add_argument("--out", required=True, type=Path)
     p.add_argument("--shapes", default=",".join(SHAPES))
+    p.add_argument("--convs", default="",
+                   help="also these convolutions, BxCxHxW-FxK[sS] (see "
+                   "RESNET50_B32), or resnet50_b32 for that list; "
+                   "--shapes= leaves the matmuls out")
     p.add_argument("--precisions", default="fp32,fp16")
     p.add_argument("--target", choices=["cuda", "vulkan"], default="cuda",
                    help="vulkan: the CUDA-core kernel as SPIR-V (fp32 only; "
@@ -138,6 +203,9 @@ def main():
                    "holding the tiles of products left running")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 4)
     a = p.parse_args()
+    convs = RESNET50_B32 if a.convs == "resnet50_b32" else [
+        c for c in a.convs.split(",") if c]
+    shapes = [x for x in a.shapes.split(",") if x] + convs
     device = "cuda" if a.target == "cuda" else "vulkan"
     if a.target == "vulkan" and "fp16" in a.precisions.split(","):
         p.error("--target=vulkan sweeps fp32 only (--precisions fp32)")
@@ -149,8 +217,8 @@ def main():
     configs = []
     # (stages, prefetch); prefetch 0: the compiler's own.
     variants = [(2, 0), (1, 1), (2, 1), (2, 2), (2, 3), (2, 4)]
-    for shape in a.shapes.split(","):
-        m, n, k = map(int, shape.split("x"))
+    for shape in shapes:
+        m, n, k = gemm_dims(shape)
         for dtype in a.precisions.split(","):
             configs += [(shape, dtype, "", s, p, False) for s, p in variants]
             if a.async_copies and dtype == "fp16":
@@ -217,10 +285,9 @@ def main():
         return art if r.returncode == 0 else r.stderr.strip()[-200:]
 
     # Models first, one thread (several writers of one file would race).
-    for shape in a.shapes.split(","):
-        m, n, k = map(int, shape.split("x"))
+    for shape in shapes:
         for dtype in a.precisions.split(","):
-            model(work / f"gemm_{shape}_{dtype}.onnx", m, n, k, dtype)
+            model(work / f"gemm_{shape}_{dtype}.onnx", shape, dtype)
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
         arts = list(pool.map(compile_one, configs))
 
@@ -257,7 +324,7 @@ def main():
              "copies, at most 2 / 3 / 4 stages ms | best tiling "
              "(stages, prefetch or async) | best ms | choice / best |",
              "|---|---|---:|---|---:|---:|---:|---|---:|---:|"]
-    for shape in a.shapes.split(","):
+    for shape in shapes:
         for dtype in a.precisions.split(","):
             rows = [r for r in results if r["shape"] == shape and
                     r["precision"] == dtype and "ms" in r]
@@ -290,7 +357,7 @@ def main():
                   "best warpgroup tiling (copies, steps ahead) | its grid "
                   "| ms | "
                   "choice / best |", "|---|---:|---|---|---|---:|---:|"]
-        for shape in a.shapes.split(","):
+        for shape in shapes:
             rows = [r for r in results if r["shape"] == shape and
                     r["precision"] == "fp16" and "ms" in r]
             default = next((r for r in rows if r["tiling"] == "default" and

@@ -31,6 +31,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import torch_comparison as tc  # noqa: E402
+from vulkan_warm_up import BENCH_RE, warm_up_vulkan  # noqa: E402
 
 
 def main():
@@ -87,10 +88,10 @@ def main():
             run = [args.runner, art,
                    f"--device={'cuda' if target == 'cuda' else 'vulkan'}",
                    *inputs[name], f"--output-dir={odir}", "--quiet"]
-            warm = tc.warm_up_vulkan(run) if target == "vulkan" else []
+            warm = warm_up_vulkan(run) if target == "vulkan" else []
             p = subprocess.run(run + ["--benchmark=50"], capture_output=True,
                                text=True)
-            m = tc.BENCH_RE.search(p.stdout)
+            m = BENCH_RE.search(p.stdout)
             r = {"execute_ms": float(m.group(3)) if m else None,
                  "device_ms": float(m.group(4)) if m and m.group(4) else None,
                  "err": None if m else (p.stderr or p.stdout)[-300:],

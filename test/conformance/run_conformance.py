@@ -70,6 +70,11 @@ def parse_args(argv):
                    help="comma-separated kinds of cases (default: all)")
     p.add_argument("--limit", type=int, default=0, metavar="N",
                    help="only N cases, spread evenly over the selection")
+    p.add_argument("--shard", default="", metavar="I/N",
+                   help="only every N-th case of the selection, from the "
+                   "I-th (1..N): the suite in N parts, e.g. one device "
+                   "command each; --scoreboard-only --merge-results joins "
+                   "the parts' results")
     p.add_argument("--compile-timeout", type=float, default=60.0,
                    metavar="S")
     p.add_argument("--run-timeout", type=float, default=60.0, metavar="S",
@@ -162,7 +167,48 @@ def select(all_cases, args, kinds):
         step = len(chosen) / args.limit
         chosen = [chosen[int(i * step)] for i in range(args.limit)]
     full = len(chosen) == len(all_cases) and len(kinds) == len(C.KINDS)
+    # Whether the parts of a sharded run make the whole suite together.
+    args.shards_of_whole_suite = full
+    if args.shard:
+        index, count = parse_shard(args.shard)
+        chosen = chosen[index - 1::count]
+        full = False
     return chosen, full
+
+
+def parse_shard(text):
+    """(I, N) of --shard I/N."""
+    m = re.fullmatch(r"(\d+)/(\d+)", text)
+    if not m or not 1 <= int(m.group(1)) <= int(m.group(2)):
+        raise Fatal(f"conformance: --shard takes I/N with 1 <= I <= N, "
+                    f"not '{text}'")
+    return int(m.group(1)), int(m.group(2))
+
+
+def join_shards(runs):
+    """The runs of one target, as one: the parts of a sharded run (same
+    compiler, --shard I/N for every I of one N) are joined into a full run;
+    otherwise the last run given stands."""
+    shards = {r.get("shard") for r in runs}
+    counts = {parse_shard(x)[1] for x in shards if x}
+    if (len(runs) == 1 or None in shards or len(counts) != 1
+            or len({r.get("compiler_hash") for r in runs}) != 1):
+        if len(runs) > 1:
+            log(f"conformance: {len(runs)} results for target "
+                f"{runs[-1]['target']}; the last one given is used")
+        return runs[-1]
+    count = counts.pop()
+    joined = dict(runs[-1])
+    joined["cases"] = {name: case for r in runs
+                       for name, case in r["cases"].items()}
+    joined["cases"] = dict(sorted(joined["cases"].items()))
+    joined["wall_s"] = sum(r.get("wall_s", 0) for r in runs)
+    joined["full_run"] = (
+        shards == {f"{i}/{count}" for i in range(1, count + 1)}
+        and all(r.get("shards_of_whole_suite") for r in runs))
+    joined["shard"] = None
+    joined["parts"] = len(runs)
+    return joined
 
 
 # ----------------------------------------------------------------- tools
@@ -362,6 +408,9 @@ def write_results(args, results, wall, compiler_hash, full):
         "wall_s": round(wall, 1),
         "jobs": args.jobs,
         "full_run": full,
+        "shard": args.shard or None,
+        "shards_of_whole_suite": bool(args.shard)
+                                 and args.shards_of_whole_suite,
         "cases": {name: results[name] for name in sorted(results)},
     }
     args.results.parent.mkdir(parents=True, exist_ok=True)
@@ -385,11 +434,10 @@ def write_scoreboard(args, runs):
         listed = HERE / f"xfail-{run['target']}.txt"
         if listed.exists():
             summarize_expectations(run["cases"], X.read(listed))
-    seen = Counter(r["target"] for r in loaded)
-    for target, n in seen.items():
-        if n > 1:
-            log(f"conformance: {n} results for target {target}; the last "
-                f"one given is used")
+    by_target = {}
+    for run in loaded:
+        by_target.setdefault(run["target"], []).append(run)
+    loaded = [join_shards(rs) for rs in by_target.values()]
     args.scoreboard_file.parent.mkdir(parents=True, exist_ok=True)
     args.scoreboard_file.write_text(S.render(loaded))
     log(f"conformance: scoreboard in {os.path.relpath(args.scoreboard_file)}")

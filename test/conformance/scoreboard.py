@@ -75,6 +75,13 @@ scripts/conformance.sh --no-build --target=cuda --precompiled [--update-xfail]
 scripts/conformance.sh --scoreboard-only --merge-results=conformance-cuda.json
 ```
 
+Where one command may not take the whole run (the H200's took 8m51s with
+24 jobs, a median 6.5 s per case there against 0.1 s on lavapipe here, not
+yet explained), `--shard I/N` runs
+every N-th case from the I-th, one part per command, each written to its
+own `--results` file; `--scoreboard-only` with every part as a
+`--merge-results` joins them into one run (same compiler, all N parts).
+
 Failure stages: `import`, `legalization`, `lowering`, `codegen`, `artifact`
 are the compiler's own (`onnx-tosa-compile: error: <stage>: ...`); cases with
 sequence, optional or map inputs or outputs, or inputs of a type `.npy`
@@ -199,7 +206,9 @@ def render(runs: list[dict]) -> str:
             f"- {t}: run {run.get('date', '?')}, onnx {run.get('onnx_version', '?')}, "
             f"compiler `{run.get('compiler_hash', '')[:12]}`, "
             f"{run.get('wall_s', 0):.0f} s wall with {run.get('jobs', '?')} "
-            f"jobs{subset}\n")
+            f"jobs"
+            + (f" (in {run['parts']} parts: --shard)" if run.get("parts")
+               else "") + f"{subset}\n")
     out.append("\n")
 
     # ----------------------------------------------------------- by kind

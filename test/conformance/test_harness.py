@@ -239,6 +239,33 @@ def test_scoreboard_merges_targets():
     assert "| legalization | 2 | 1 |" in page
 
 
+def test_shards_join_into_one_run():
+    import run_conformance as R
+
+    def part(shard, names, compiler="c1", whole=True):
+        return {"target": "cuda", "compiler_hash": compiler, "shard": shard,
+                "shards_of_whole_suite": whole, "wall_s": 10, "jobs": 4,
+                "full_run": False,
+                "cases": {n: {"kind": "node", "status": "pass"}
+                          for n in names}}
+    joined = R.join_shards([part("2/2", ["b", "d"]), part("1/2", ["a", "c"])])
+    assert list(joined["cases"]) == ["a", "b", "c", "d"]
+    assert joined["full_run"] and joined["parts"] == 2
+    assert joined["wall_s"] == 20
+    # Parts of a filtered selection, or a part missing: not the whole suite.
+    assert not R.join_shards([part("1/2", ["a"], whole=False),
+                              part("2/2", ["b"], whole=False)])["full_run"]
+    assert not R.join_shards([part("1/3", ["a"]),
+                              part("2/3", ["b"])])["full_run"]
+    # Different compilers, or a run that is no part: the last one stands.
+    last = part("2/2", ["b"], compiler="c2")
+    assert R.join_shards([part("1/2", ["a"]), last]) is last
+    whole = dict(part(None, ["a", "b"]), full_run=True)
+    assert R.join_shards([part("1/2", ["a"]), whole]) is whole
+    with pytest.raises(R.Fatal):
+        R.parse_shard("3/2")
+
+
 # ------------------------------------- a whole run, against stand-in tools
 
 FAKE_COMPILER = """\

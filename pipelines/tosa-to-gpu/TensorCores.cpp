@@ -2030,11 +2030,14 @@ struct TensorCoreKernelsPass
     for (linalg::LinalgOp op : ops) {
       std::optional<Gemm> g = gemmOf(op);
       bool simt = op->hasAttr(kSimtMarker);
-      std::optional<Tiling> t;
-      if (g && simt && spirvTilings)
-        t = chooseSpirvTiling(*g, /*split=*/true);
-      if (g && !t)
-        t = chooseTiling(*g, simt, /*large=*/true, /*split=*/true);
+      // The rule's tiling: SPIR-V's own where it has one.
+      auto choose = [&](bool split) -> std::optional<Tiling> {
+        if (simt && spirvTilings)
+          if (std::optional<Tiling> t = chooseSpirvTiling(*g, split))
+            return t;
+        return chooseTiling(*g, simt, /*large=*/true, split);
+      };
+      std::optional<Tiling> t = g ? choose(/*split=*/true) : std::nullopt;
       Value init = op.getDpsInits()[0];
       Value input = op.getDpsInputs()[0];
       Value roots[3] = {
@@ -2091,12 +2094,8 @@ struct TensorCoreKernelsPass
                        (stages != 1 && fits(withStages(*forced, 2), true))))
           t = forced;
       // Each slice of a split K starts from zero.
-      if (!fill && t->slices > 1) {
-        std::optional<Tiling> whole;
-        if (simt && spirvTilings)
-          whole = chooseSpirvTiling(*g, /*split=*/false);
-        t = whole ? whole : chooseTiling(*g, simt, /*large=*/true);
-      }
+      if (!fill && t->slices > 1)
+        t = choose(/*split=*/false);
       // A cut last row tile that starts from C stages all of C at once,
       // which only small tiles leave room for.
       if (!simt && !fill && stagedRows(*t) != t->tileM() &&

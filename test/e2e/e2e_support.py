@@ -97,6 +97,36 @@ def save_inputs(feeds, directory):
     return paths
 
 
+def compile_and_run(compile_tool, run_tool, model, feeds, work, *flags,
+                    outputs=None):
+    """Compiles the model at path `model` with `flags`, runs it on the test
+    target with `feeds` (files under `work`) and returns (the compile
+    process, the artifact, {output name: array}) for `outputs` (default:
+    every graph output). Each step must succeed without a crash and write
+    every output."""
+    artifact = work / "model.otsa"
+    proc = compile_model(compile_tool, model, artifact, *flags)
+    assert proc.returncode == 0, f"compiling failed{describe(proc)}"
+    assert_no_crash(proc)
+    out_dir = work / "outputs"
+    out_dir.mkdir()
+    run = run_artifact(run_tool, artifact, save_inputs(feeds, work / "inputs"),
+                       out_dir)
+    assert run.returncode == 0, f"running failed{describe(run)}"
+    assert_no_crash(run)
+    if outputs is None:
+        import onnx
+        outputs = [o.name for o in onnx.load(model).graph.output]
+    written = sorted(p.name for p in out_dir.iterdir())
+    got = {}
+    for name in outputs:
+        path = out_dir / f"{sanitize(name)}.npy"
+        assert path.is_file(), (f"output {name!r} not written; {out_dir} "
+                                f"holds {written}{describe(run)}")
+        got[name] = np.load(path, allow_pickle=False)
+    return proc, artifact, got
+
+
 def onnxruntime_outputs(model_path, feeds):
     """The oracle: onnxruntime on the CPU, graph optimizations off."""
     import onnxruntime as ort

@@ -71,32 +71,14 @@ def weight_bytes(proc):
     return int(m.group(1))
 
 
-def compile_and_run(compile_tool, run_tool, model, feeds, tmp_path, *flags):
-    artifact = tmp_path / "model.otsa"
-    proc = S.compile_model(compile_tool, model, artifact, *flags)
-    assert proc.returncode == 0, f"compiling failed{S.describe(proc)}"
-    S.assert_no_crash(proc)
-    out_dir = tmp_path / "outputs"
-    out_dir.mkdir()
-    inputs = S.save_inputs(feeds, tmp_path / "inputs")
-    run = S.run_artifact(run_tool, artifact, inputs, out_dir)
-    assert run.returncode == 0, f"running failed{S.describe(run)}"
-    S.assert_no_crash(run)
-    got = {}
-    for name in ("ln", "y"):
-        path = out_dir / f"{name}.npy"
-        assert path.is_file(), f"output {name!r} not written{S.describe(run)}"
-        got[name] = np.load(path, allow_pickle=False)
-    return proc, artifact, got
-
-
 @pytest.mark.parametrize("precision", ["fp16", "bf16"])
 def test_low_precision_matches_onnxruntime(compile_tool, run_tool, model,
                                            feeds, tmp_path, precision):
     if precision == "bf16" and S.TARGET != "cuda":
         pytest.skip("bf16 runs on the CUDA target only")
-    proc, _, got = compile_and_run(compile_tool, run_tool, model, feeds,
-                                   tmp_path, f"--precision={precision}")
+    proc, _, got = S.compile_and_run(compile_tool, run_tool, model, feeds,
+                                     tmp_path, f"--precision={precision}",
+                                     outputs=("ln", "y"))
     expected = S.onnxruntime_outputs(model, feeds)
     for name, ref in expected.items():
         # Inputs and outputs keep their declared type.
@@ -122,8 +104,8 @@ def test_fp16_halves_the_weights(compile_tool, model, tmp_path):
 
 def test_fp32_default_unchanged(compile_tool, run_tool, model, feeds,
                                 tmp_path):
-    _, default, got = compile_and_run(compile_tool, run_tool, model, feeds,
-                                      tmp_path)
+    _, default, got = S.compile_and_run(compile_tool, run_tool, model, feeds,
+                                        tmp_path, outputs=("ln", "y"))
     explicit = tmp_path / "fp32.otsa"
     proc = S.compile_model(compile_tool, model, explicit, "--precision=fp32")
     assert proc.returncode == 0, f"compiling failed{S.describe(proc)}"

@@ -187,19 +187,12 @@ def check_against_onnxruntime(compile_tool, run_tool, model, tmp_path,
                               precision):
     """Compiles `model` at `precision`, runs it on the test target and
     compares its output y with onnxruntime's fp32 within TOLERANCE."""
-    artifact = tmp_path / "model.otsa"
-    proc = S.compile_model(compile_tool, model, artifact,
-                           f"--precision={precision}")
-    assert proc.returncode == 0, f"compiling failed{S.describe(proc)}"
     feeds = S.make_models.make_inputs(onnx.load(model),
                                       S.make_models.name_seed(model.stem))
-    out_dir = tmp_path / "outputs"
-    out_dir.mkdir()
-    run = S.run_artifact(run_tool, artifact,
-                         S.save_inputs(feeds, tmp_path / "inputs"), out_dir)
-    assert run.returncode == 0, f"running failed{S.describe(run)}"
+    _, _, outputs = S.compile_and_run(compile_tool, run_tool, model, feeds,
+                                      tmp_path, f"--precision={precision}")
     ref = S.onnxruntime_outputs(model, feeds)["y"]
-    got = np.load(out_dir / "y.npy")
+    got = outputs["y"]
     assert got.shape == ref.shape
     tol = TOLERANCE[precision]
     np.testing.assert_allclose(got, ref, rtol=tol, atol=tol,

@@ -67,21 +67,13 @@ def batchnorm_model():
 def run_and_compare(model, feeds, compile_tool, run_tool, tmp_path):
     model_path = tmp_path / "model.onnx"
     onnx.save(model, model_path)
-    artifact = tmp_path / "model.otsa"
-    proc = S.compile_model(compile_tool, model_path, artifact)
-    assert proc.returncode == 0, f"compiling failed{S.describe(proc)}"
-    S.assert_no_crash(proc)
-    out_dir = tmp_path / "outputs"
-    out_dir.mkdir()
-    proc = S.run_artifact(run_tool, artifact,
-                          S.save_inputs(feeds, tmp_path / "inputs"), out_dir)
-    assert proc.returncode == 0, f"running failed{S.describe(proc)}"
-    S.assert_no_crash(proc)
-
     names = [o.name for o in model.graph.output]
+    _, _, outputs = S.compile_and_run(compile_tool, run_tool, model_path,
+                                      feeds, tmp_path, outputs=names)
+
     expected = ReferenceEvaluator(model).run(None, feeds)
     for name, ref in zip(names, expected):
-        got = np.load(out_dir / f"{S.sanitize(name)}.npy", allow_pickle=False)
+        got = outputs[name]
         assert got.dtype == np.float32, f"output {name!r}: dtype {got.dtype}"
         # The reference computes Adam's corrected rate in float64; the
         # model's outputs are float32.

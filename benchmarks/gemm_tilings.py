@@ -28,7 +28,8 @@ set from.
         [--shapes 1024x768x768,...] [--convs resnet50_b32|BxCxHxW-FxK[sS],...]
         [--precisions fp32,fp16]
         [--tilings all|default|UMxUNxPMxPN[sS],...] [--target cuda|vulkan]
-        [--async-copies] [--warpgroup [--warpgroup-prefetch]]
+        [--async-copies]
+        [--warpgroup [--warpgroup-tilings 128x256,...] [--warpgroup-prefetch]]
 
 This is a benchmark, not a test: it asserts nothing.
 """
@@ -58,8 +59,10 @@ SIMT = ["16x16x2x2", "8x16x2x2", "16x8x2x2", "8x8x2x2", "16x16x1x1",
 WMMA = ["4x2x2x4", "4x2x2x2", "2x2x2x2", "2x2x1x2", "2x2x1x1", "2x2x2x4",
         "2x4x2x2"]
 SLICES = [1, 2, 3, 4]
-# Warpgroup MMA (sm_90a, fp16): rows x columns of the tile.
-WARPGROUP = ["128x128", "64x128", "128x64", "64x64"]
+# Warpgroup MMA (sm_90a, fp16): rows x columns of the tile (a warpgroup
+# per 64 rows; up to 256 columns, wgmma's widest).
+WARPGROUP = ["256x128", "128x256", "128x192", "128x128", "64x256", "64x192",
+             "64x128", "128x64", "64x64"]
 PROFILE_RE = re.compile(r"profile: (\d+) launches, each alone \(median of "
                         r"\d+\), sum ([\d.]+) ms")
 GRID_RE = re.compile(r"^\s+\d+\s+[\d.]+\s+[\d.]+%\s+(\S+)\s+(\S+)", re.M)
@@ -196,6 +199,8 @@ def main():
                    help="also each fp16 shape on the warpgroup-MMA kernel "
                    "with each of its tilings, K split into 1 to 4 slices, "
                    "3 or 4 copies of the tiles")
+    p.add_argument("--warpgroup-tilings", default=",".join(WARPGROUP),
+                   help="with --warpgroup, the tiles (rows x columns) swept")
     p.add_argument("--warpgroup-prefetch", action="store_true",
                    help="with --warpgroup, also each unsplit warpgroup "
                    "tiling with its tiles copied fewer steps ahead "
@@ -206,6 +211,7 @@ def main():
     convs = RESNET50_B32 if a.convs == "resnet50_b32" else [
         c for c in a.convs.split(",") if c]
     shapes = [x for x in a.shapes.split(",") if x] + convs
+    warpgroup = [t for t in a.warpgroup_tilings.split(",") if t]
     device = "cuda" if a.target == "cuda" else "vulkan"
     if a.target == "vulkan" and "fp16" in a.precisions.split(","):
         p.error("--target=vulkan sweeps fp32 only (--precisions fp32)")
@@ -227,14 +233,14 @@ def main():
                 steps = -(-k // 64)
                 configs += [(shape, dtype, f"wg{t}" + (f"s{s}" if s > 1 else ""),
                              stages, 0, False)
-                            for t in WARPGROUP for s in SLICES
+                            for t in warpgroup for s in SLICES
                             if steps % s == 0 and steps // s >= 2
                             for stages in (3, 4)]
                 if a.warpgroup_prefetch:
                     # Fewer steps ahead than the default stages - 1: the
                     # other copies for products left running.
                     configs += [(shape, dtype, f"wg{t}", stages, p, False)
-                                for t in WARPGROUP for stages in (3, 4)
+                                for t in warpgroup for stages in (3, 4)
                                 for p in range(1, stages - 1)]
             if a.tilings == "default":
                 continue

@@ -251,7 +251,8 @@ def ours(compiler, runner, onnx_path, target, inputs, names, work,
     if profile_dir:
         # Each kernel timed alone: where the time of this configuration goes.
         p, _ = run_tool([runner, art, f"--device={device}", *in_args,
-                         f"--output-dir={odir}", "--quiet", "--profile=10"])
+                         f"--output-dir={odir}", "--quiet", "--profile=10",
+                         "--profile-rows=0"])
         (profile_dir / f"{onnx_path.stem}.{tag}.txt").write_text(
             p.stdout + p.stderr)
     return out

@@ -49,7 +49,8 @@
 // another design instead (buildWarpgroupGemm):
 // Hopper's wgmma.mma_async multiplies a warpgroup's 64 rows by the whole
 // tile from swizzled tiles in dynamic workgroup memory, and C goes to memory
-// straight from the accumulators.
+// straight from the accumulators (an epilogue through that workgroup
+// memory, a run of neighbouring columns per thread: epilogueRowAt).
 //
 // Operands are addressed through a one-dimensional view of the buffer their
 // expand/collapse_shape chain starts from, so the kernel receives whole
@@ -109,6 +110,13 @@ constexpr int64_t kWarpgroupStages = 3;
 constexpr int64_t kSwizzleBytes = 1024;
 constexpr int64_t kWarpgroupThreads = 128;
 constexpr int64_t kMinWarpgroupSliceSteps = 16;
+/// Dynamic workgroup memory a block may have on sm_90.
+constexpr int64_t kWarpgroupSharedBytes = 227 * 1024;
+/// A staged C's row padding (floats): rows 8 banks apart, so that the 8
+/// rows of the accumulators' pair stores of a warp take two wavefronts.
+constexpr int64_t kWarpgroupCPadding = 8;
+/// Columns of C per thread and epilogue run: 16 bytes of f16.
+constexpr int64_t kWarpgroupEpilogueColumns = 8;
 /// Multiply-adds below which a contraction keeps the plain kernels: as fast
 /// at that size (a launch's worth of work), and much less code to compile
 /// (which Vulkan drivers do when a model is loaded).
@@ -452,7 +460,8 @@ std::optional<Tiling> chooseSpirvTiling(const Gemm &g, bool split) {
   return t;
 }
 
-/// The warpgroup-MMA tiling of `rows` (64 or 128) x `cols` (64 or 128).
+/// The warpgroup-MMA tiling of `rows` x `cols` (multiples of 64 up to 256:
+/// a warpgroup per 64 rows, wgmma's N up to 256).
 Tiling warpgroupTiling(int64_t rows, int64_t cols) {
   Tiling t{rows / kFragment, 1, 1, cols / kFragment};
   t.stages = kWarpgroupStages;
@@ -461,11 +470,6 @@ Tiling warpgroupTiling(int64_t rows, int64_t cols) {
   t.warpgroup = true;
   return t;
 }
-
-// Every warpgroup tiling's copies of the tiles fit in a block's 227 KiB of
-// workgroup memory on sm_90 (up to 4, which is all --gemm-stages allows).
-static_assert(4 * (128 * kWarpgroupK + kWarpgroupK * 128) * 2 + kSwizzleBytes <=
-              227 * 1024);
 
 /// Warpgroup MMA's tiling (f16 with A in whole vectors), from the sweep of
 /// its tilings on BERT's matmul shapes and 4096^3 (benchmarks/
@@ -748,6 +752,11 @@ private:
   void store(ValueRange acc);
   void applyEpilogue(int64_t rowBase);
   void epilogueAt(Value m, Value n, function_ref<Value()> accumulated);
+  /// The widest run of neighbouring columns of C, up to `most` (a power of
+  /// two), that epilogueRowAt can take at columns that are multiples of it.
+  int64_t epilogueWidth(int64_t most);
+  void epilogueRowAt(Value m, Value n, int64_t width,
+                     function_ref<Value(int64_t)> accumulated);
   // CUDA cores: the accumulators are vectors of 4 columns, one per row of
   // each of the thread's groups: (i * 4 + r) * perN + j for row r of group
   // row i, group column j.
@@ -764,10 +773,10 @@ private:
   // Warpgroup MMA.
   void buildWarpgroupGemm(Value aRoot, Value bRoot, Value partials,
                           bool zeroInit);
-  Value copyWarpgroupTiles(Value k0, Value stageStart);
-  /// Calls `f(m, n, r)` for each pair of neighbouring columns (m, n),
-  /// (m, n + 1) of C whose accumulators are elements r and r + 1 of this
-  /// thread's.
+  Value copyWarpgroupTiles(Value k0, Value stageStart, Value live = {});
+  /// Calls `f(row, col, r)` for each pair of neighbouring columns (row,
+  /// col), (row, col + 1) of the block's tile of C whose accumulators are
+  /// elements r and r + 1 of this thread's.
   void forEachAccumulatorPair(function_ref<void(Value, Value, int64_t)> f);
   void buildSliceSum(Value partials);
 };
@@ -1061,37 +1070,133 @@ void KernelBuilder::applyEpilogue(int64_t rowBase) {
 /// through their indexing maps, its results stored to its outputs.
 void KernelBuilder::epilogueAt(Value m, Value n,
                                function_ref<Value()> accumulated) {
+  epilogueRowAt(m, n, 1, [&](int64_t) { return accumulated(); });
+}
+
+/// How the lanes of a run of `width` neighbouring columns of C, the first
+/// at a multiple of `width` of the epilogue's last loop, reach an operand
+/// of it through `map`: all the same element (`Shared`: the last loop is
+/// not in the map), `width` consecutive elements of `buffer` whose first
+/// is aligned to the run's size (`Vector`: the last loop is its last index
+/// alone, with unit stride, and the other strides and the offset are
+/// multiples of `width`; buffers start at 16 bytes or more), or otherwise
+/// (`Lanes`, element by element).
+enum class LaneAccess { Shared, Vector, Lanes };
+LaneAccess laneAccess(AffineMap map, Value buffer, int64_t width) {
+  unsigned last = map.getNumDims() - 1;
+  auto usesLast = [&](AffineExpr e) { return e.isFunctionOfDim(last); };
+  if (llvm::none_of(map.getResults(), usesLast))
+    return LaneAccess::Shared;
+  auto type = cast<MemRefType>(buffer.getType());
+  Type element = type.getElementType();
+  auto lastIndex = dyn_cast<AffineDimExpr>(map.getResults().back());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (width == 1 || !lastIndex || lastIndex.getPosition() != last ||
+      llvm::count_if(map.getResults(), usesLast) != 1 ||
+      !element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0 ||
+      failed(type.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(offset) || offset % width != 0 ||
+      strides.back() != 1 ||
+      llvm::any_of(ArrayRef(strides).drop_back(), [&](int64_t stride) {
+        return ShapedType::isDynamic(stride) || stride % width != 0;
+      }))
+    return LaneAccess::Lanes;
+  return LaneAccess::Vector;
+}
+
+int64_t KernelBuilder::epilogueWidth(int64_t most) {
+  int64_t last = epilogue.getStaticLoopRanges().back();
+  int64_t width = most;
+  while (width > 1 && (last % width != 0 || g.n % width != 0))
+    width /= 2;
+  return width;
+}
+
+/// The epilogue's body for elements (m, n) to (m, n + width - 1) of C, n a
+/// multiple of `width` (epilogueWidth), whose accumulated values
+/// `accumulated(lane)` gives: each input read once per run, as one vector,
+/// or element by element (laneAccess), the body computed per element, each
+/// output written as one vector or element by element. So a thread writes
+/// 16 bytes of an f16 C at once where it would write 2.
+void KernelBuilder::epilogueRowAt(Value m, Value n, int64_t width,
+                                  function_ref<Value(int64_t)> accumulated) {
   SmallVector<int64_t> ranges = epilogue.getStaticLoopRanges();
   // C's element (batch, m, n) is element `flat` of its buffer, and the
-  // epilogue iterates over C's shape in the same row-major order.
+  // epilogue iterates over C's shape in the same row-major order; the
+  // lanes differ in its last loop only.
   Value rest = cOffset(m, n);
   SmallVector<Value> dims(ranges.size());
   for (int64_t d = ranges.size() - 1; d >= 0; --d) {
     dims[d] = d == 0 ? rest : ix.rem(rest, ranges[d]);
     rest = ix.div(rest, ranges[d]);
   }
-  Value value;
-  IRMapping map;
+  SmallVector<SmallVector<Value>> laneDims(width, dims);
+  for (int64_t l = 1; l < width; ++l)
+    laneDims[l].back() = ix.add(dims.back(), l);
+  auto vectorOf = [&](Type element) {
+    auto type = VectorType::get({width}, element);
+    return std::pair(type,
+                     llvm::Align(width * element.getIntOrFloatBitWidth() / 8));
+  };
+  SmallVector<IRMapping> lanes(width);
   for (OpOperand &operand : epilogue->getOpOperands()) {
     BlockArgument arg = epilogue.getMatchingBlockArgument(&operand);
     if (arg.use_empty())
       continue;
-    Value v;
-    if (denseRoot(operand.get()) == cRoot) {
-      if (!value)
-        value = accumulated();
-      v = value;
-    } else {
-      v = memref::LoadOp::create(
-          b, operand.get(),
-          mapIndices(b, b.getLoc(), epilogue.getMatchingIndexingMap(&operand),
-                     dims));
+    Value buffer = operand.get();
+    if (denseRoot(buffer) == cRoot) {
+      for (int64_t l = 0; l < width; ++l)
+        lanes[l].map(arg, accumulated(l));
+      continue;
     }
-    map.map(arg, v);
+    AffineMap map = epilogue.getMatchingIndexingMap(&operand);
+    switch (laneAccess(map, buffer, width)) {
+    case LaneAccess::Shared: {
+      Value v = memref::LoadOp::create(b, buffer,
+                                       mapIndices(b, b.getLoc(), map, dims));
+      for (IRMapping &lane : lanes)
+        lane.map(arg, v);
+      break;
+    }
+    case LaneAccess::Vector: {
+      auto [type, align] = vectorOf(arg.getType());
+      Value v = vector::LoadOp::create(b, type, buffer,
+                                       mapIndices(b, b.getLoc(), map, dims),
+                                       /*nontemporal=*/false, align);
+      for (int64_t l = 0; l < width; ++l)
+        lanes[l].map(arg, vector::ExtractOp::create(b, v, l).getResult());
+      break;
+    }
+    case LaneAccess::Lanes:
+      for (int64_t l = 0; l < width; ++l)
+        lanes[l].map(
+            arg, memref::LoadOp::create(
+                     b, buffer, mapIndices(b, b.getLoc(), map, laneDims[l])));
+      break;
+    }
   }
-  for (auto [result, out] : llvm::zip(cloneBody(b, epilogue, map, dims),
-                                      epilogue.getDpsInits()))
-    memref::StoreOp::create(b, result, out, dims);
+  SmallVector<SmallVector<Value>> results;
+  for (int64_t l = 0; l < width; ++l)
+    results.push_back(cloneBody(b, epilogue, lanes[l], laneDims[l]));
+  for (OpOperand &init : epilogue.getDpsInitsMutable()) {
+    AffineMap map = epilogue.getMatchingIndexingMap(&init);
+    int64_t i = init.getOperandNumber() - epilogue.getNumDpsInputs();
+    if (laneAccess(map, init.get(), width) == LaneAccess::Vector) {
+      SmallVector<Value> values;
+      for (int64_t l = 0; l < width; ++l)
+        values.push_back(results[l][i]);
+      auto [type, align] = vectorOf(values.front().getType());
+      vector::StoreOp::create(b,
+                              vector::FromElementsOp::create(b, type, values),
+                              init.get(), mapIndices(b, b.getLoc(), map, dims),
+                              /*nontemporal=*/false, align);
+      continue;
+    }
+    for (int64_t l = 0; l < width; ++l)
+      memref::StoreOp::create(b, results[l][i], init.get(),
+                              mapIndices(b, b.getLoc(), map, laneDims[l]));
+  }
 }
 
 SmallVector<Value> KernelBuilder::simtAccumulators(bool zeroInit) {
@@ -1149,7 +1254,8 @@ SmallVector<Value> KernelBuilder::multiplySimt(ValueRange accumulators) {
 }
 
 /// Each thread stores its own elements (4 columns at a time), or computes
-/// the epilogue on them, only the rows that exist.
+/// the epilogue on them (4 columns at a time where it can:
+/// epilogueRowAt), only the rows that exist.
 void KernelBuilder::storeSimt(ValueRange acc) {
   for (int64_t i = 0; i < t.perM; ++i)
     for (int64_t r = 0; r < kGroup; ++r) {
@@ -1174,9 +1280,10 @@ void KernelBuilder::storeSimt(ValueRange acc) {
                                   /*nontemporal=*/false, llvm::Align(16));
           continue;
         }
-        for (int64_t e = 0; e < kGroup; ++e)
-          epilogueAt(m, ix.add(n, e), [&]() -> Value {
-            return vector::ExtractOp::create(b, v, e);
+        int64_t width = epilogueWidth(kGroup);
+        for (int64_t e = 0; e < kGroup; e += width)
+          epilogueRowAt(m, ix.add(n, e), width, [&](int64_t l) -> Value {
+            return vector::ExtractOp::create(b, v, e + l);
           });
       }
     }
@@ -1384,12 +1491,28 @@ int64_t warpgroupStage(const Tiling &t) {
 int64_t warpgroupSharedBytes(const Tiling &t) {
   return t.stages * warpgroupStage(t) * 2 + kSwizzleBytes;
 }
+/// Whether a warpgroup kernel's epilogue takes C through that memory once
+/// the products are done (its tile of f32, rows padded by
+/// kWarpgroupCPadding floats), where it fits. Each thread then computes
+/// the epilogue for runs of up to kWarpgroupEpilogueColumns neighbouring
+/// columns and writes them as one vector, where from the accumulators it
+/// would write its pairs of columns element by element, a warp's store
+/// spanning 8 rows: on BERT's FFN up (1024x3072x768, f16), half of the
+/// kernel's warps' time was spent in those stores (Nsight Compute's
+/// samples, H100).
+bool warpgroupStagedEpilogue(const Tiling &t) {
+  return t.tileM() * (t.tileN() + kWarpgroupCPadding) * 4 <=
+         warpgroupSharedBytes(t);
+}
 
 /// Starts asynchronous copies of the A and B tiles at K offset `k0` into
 /// the copy of them that starts at element `stageStart` of `smemA`, in the
 /// swizzled layout above, and returns their group. Vectors past the end of
-/// K or N are filled with zeros (their source clamped, none of it read).
-Value KernelBuilder::copyWarpgroupTiles(Value k0, Value stageStart) {
+/// K or N are filled with zeros (their source clamped, none of it read),
+/// and so is everything where `live` (if given) is false: a step past the
+/// end of K, whose copies only keep the count of groups in flight even.
+Value KernelBuilder::copyWarpgroupTiles(Value k0, Value stageStart,
+                                        Value live) {
   Type token = nvgpu::DeviceAsyncTokenType::get(b.getContext());
   bool kEdge = g.k % kWarpgroupK != 0;
   int64_t v = vec(); // 8 f16: 16 bytes
@@ -1411,7 +1534,8 @@ Value KernelBuilder::copyWarpgroupTiles(Value k0, Value stageStart) {
   auto copy = [&](Value dst, Value src, Value offset, Value inside) {
     copies.push_back(nvgpu::DeviceAsyncCopyOp::create(
         b, token, smemA, ValueRange{dst}, src, ValueRange{offset},
-        b.getIndexAttr(v), elements(inside), /*bypassL1=*/b.getUnitAttr()));
+        b.getIndexAttr(v), elements(ix.both(inside, live)),
+        /*bypassL1=*/b.getUnitAttr()));
   };
   // A: 8 vectors per row, so that the 8 threads of a quarter warp fill one
   // 128-byte row.
@@ -1462,8 +1586,7 @@ void KernelBuilder::forEachAccumulatorPair(
   Value col = ix.mul(ix.rem(lane, 4), 2);
   for (int64_t j = 0; j < t.tileN() / 8; ++j)
     for (int64_t i = 0; i < 2; ++i)
-      f(ix.add(ix.add(m0, row), 8 * i), ix.add(ix.add(n0, col), 8 * j),
-        4 * j + 2 * i);
+      f(ix.add(row, 8 * i), ix.add(col, 8 * j), 4 * j + 2 * i);
 }
 
 /// The GEMM on sm_90a's warpgroup MMA: each warpgroup of the block
@@ -1475,8 +1598,9 @@ void KernelBuilder::forEachAccumulatorPair(
 /// a barrier (so every warpgroup is also done with the products whose copy
 /// of the tiles the next copies overwrite), starts its products, starts the
 /// copies of a later step while they run, then waits for them, or for all
-/// but the last stages - 1 - prefetch steps' of them. C is stored (or the
-/// epilogue applied) straight from the accumulators.
+/// but the last stages - 1 - prefetch steps' of them. C is stored straight
+/// from the accumulators; an epilogue is applied to C staged in the
+/// workgroup memory of the tiles where it fits (warpgroupStagedEpilogue).
 void KernelBuilder::buildWarpgroupGemm(Value aRoot, Value bRoot, Value partials,
                                        bool zeroInit) {
   MLIRContext *ctx = b.getContext();
@@ -1535,7 +1659,8 @@ void KernelBuilder::buildWarpgroupGemm(Value aRoot, Value bRoot, Value partials,
     // From C: rows and columns past the ends read the last ones (their
     // products are not stored).
     auto pairType = VectorType::get({2}, f32);
-    forEachAccumulatorPair([&](Value m, Value n, int64_t r) {
+    forEachAccumulatorPair([&](Value row, Value col, int64_t r) {
+      Value m = ix.add(m0, row), n = ix.add(n0, col);
       Value pair = vector::LoadOp::create(
           b, pairType, c,
           ValueRange{cOffset(edge ? ix.min(m, g.m - 1) : m,
@@ -1555,9 +1680,15 @@ void KernelBuilder::buildWarpgroupGemm(Value aRoot, Value bRoot, Value partials,
   // the products of step k - 1 - running read, which every warpgroup has
   // waited for before the step's barrier).
   int64_t running = t.stages - 1 - t.prefetch;
+  // Copies of a step past the end (K at `k` of the slice) read nothing.
+  auto live = [&](Value k) { return ix.lt(k, sliceK); };
   Value group;
   for (int64_t s = 0; s < t.prefetch; ++s)
-    group = copyWarpgroupTiles(stepAfter(ix.c(0), s), stageStart(ix.c(s)));
+    group = copyWarpgroupTiles(
+        stepAfter(ix.c(0), s), stageStart(ix.c(s)),
+        s * kWarpgroupK < sliceK
+            ? Value()
+            : arith::ConstantOp::create(b, b.getBoolAttr(false)).getResult());
   auto loop = scf::ForOp::create(b, ix.c(0), ix.c(sliceK), ix.c(kWarpgroupK),
                                  ValueRange{init});
   {
@@ -1590,17 +1721,67 @@ void KernelBuilder::buildWarpgroupGemm(Value aRoot, Value bRoot, Value partials,
           /*satfinite=*/NVVM::MMAIntOverflowAttr{});
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(b);
-    copyWarpgroupTiles(stepAfter(loop.getInductionVar(), t.prefetch),
-                       stageStart(ix.rem(ix.add(step, t.prefetch), t.stages)));
+    copyWarpgroupTiles(
+        stepAfter(loop.getInductionVar(), t.prefetch),
+        stageStart(ix.rem(ix.add(step, t.prefetch), t.stages)),
+        live(ix.add(loop.getInductionVar(), t.prefetch * kWarpgroupK)));
     NVVM::WgmmaWaitGroupSyncOp::create(b, running);
     scf::YieldOp::create(b, acc);
   }
   if (running)
     NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
-  // The copies of the steps past the end (repeats of the last one).
+  // The copies of the steps past the end (zero fills).
   nvgpu::DeviceAsyncWaitOp::create(b, group, b.getI32IntegerAttr(0));
   Value acc = loop.getResult(0);
-  forEachAccumulatorPair([&](Value m, Value n, int64_t r) {
+  if (epilogue && warpgroupStagedEpilogue(t)) {
+    // C goes through the workgroup memory the tiles were in, row by row,
+    // so that each thread takes a run of neighbouring columns of it.
+    int64_t ldc = t.tileN() + kWarpgroupCPadding;
+    Value staged = memref::ViewOp::create(
+        b,
+        MemRefType::get({t.tileM() * ldc}, f32, MemRefLayoutAttrInterface{},
+                        workgroup),
+        raw, ix.c(0), ValueRange{});
+    gpu::BarrierOp::create(b); // every thread's copies and products done
+    auto pairType = VectorType::get({2}, f32);
+    forEachAccumulatorPair([&](Value row, Value col, int64_t r) {
+      Value values[2];
+      for (int64_t e = 0; e < 2; ++e)
+        values[e] = LLVM::ExtractValueOp::create(b, acc, r + e);
+      vector::StoreOp::create(
+          b, vector::FromElementsOp::create(b, pairType, values), staged,
+          ValueRange{ix.add(ix.mul(row, ldc), col)},
+          /*nontemporal=*/false, llvm::Align(8));
+    });
+    gpu::BarrierOp::create(b);
+    int64_t width = epilogueWidth(kWarpgroupEpilogueColumns);
+    int64_t runs = t.tileN() / width;
+    auto run = scf::ForOp::create(
+        b, ix.c(0), ix.c(t.tileM() * runs / t.threads()), ix.c(1));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(run.getBody());
+    Value idx = ix.add(thread, ix.mul(run.getInductionVar(), t.threads()));
+    Value row = ix.div(idx, runs);
+    Value col = ix.mul(ix.rem(idx, runs), width);
+    Value m = ix.add(m0, row), n = ix.add(n0, col);
+    if (edge || nEdge) {
+      auto inside = scf::IfOp::create(b, TypeRange{}, exists(m, n),
+                                      /*withElseRegion=*/false);
+      b.setInsertionPoint(inside.thenBlock()->getTerminator());
+    }
+    Value values = vector::LoadOp::create(
+        b, VectorType::get({width}, f32), staged,
+        ValueRange{ix.add(ix.mul(row, ldc), col)}, /*nontemporal=*/false,
+        llvm::Align(std::min<int64_t>(width * 4, kBytes)));
+    epilogueRowAt(m, n, width, [&](int64_t l) -> Value {
+      return vector::ExtractOp::create(b, values, l);
+    });
+    b.setInsertionPointAfter(run);
+    gpu::TerminatorOp::create(b);
+    return;
+  }
+  forEachAccumulatorPair([&](Value row, Value col, int64_t r) {
+    Value m = ix.add(m0, row), n = ix.add(n0, col);
     OpBuilder::InsertionGuard guard(b);
     if (edge || nEdge) {
       auto inside = scf::IfOp::create(b, TypeRange{}, exists(m, n),
@@ -1660,9 +1841,10 @@ void KernelBuilder::buildSliceSum(Value partials) {
       batch = cBatch = ix.div(flat, g.m * g.n);
       Value m = ix.rem(ix.div(flat, g.n), g.m);
       Value n = ix.rem(flat, g.n);
-      for (int64_t e = 0; e < kGroup; ++e)
-        epilogueAt(m, ix.add(n, e), [&]() -> Value {
-          return vector::ExtractOp::create(b, sum, e);
+      int64_t width = epilogueWidth(kGroup);
+      for (int64_t e = 0; e < kGroup; e += width)
+        epilogueRowAt(m, ix.add(n, e), width, [&](int64_t l) -> Value {
+          return vector::ExtractOp::create(b, sum, e + l);
         });
     }
   }
@@ -1924,8 +2106,9 @@ std::optional<Tiling> parseTiling(StringRef spec, const Gemm &g, bool simt) {
   return valid ? std::optional(t) : std::nullopt;
 }
 
-/// A forced warpgroup-MMA tiling, "wgMxN[sS]": M 64 or 128 rows (one or two
-/// warpgroups), N 64 or 128 columns, S slices of K.
+/// A forced warpgroup-MMA tiling, "wgMxN[sS]": M rows (64 to 256, a
+/// warpgroup per 64), N columns (64 to 256, multiples of 64), S slices of
+/// K.
 std::optional<Tiling> parseWarpgroupTiling(StringRef spec, const Gemm &g) {
   if (!spec.consume_front("wg") || !g.element.isF16() || !vectorA(g) ||
       g.n % vectorWidth(g.element) != 0)
@@ -1933,10 +2116,17 @@ std::optional<Tiling> parseWarpgroupTiling(StringRef spec, const Gemm &g) {
   auto [shape, sliceText] = spec.split('s');
   auto [rowsText, colsText] = shape.split('x');
   int64_t rows = 0, cols = 0, slices = 1;
+  auto valid = [](int64_t x) {
+    return x >= kWarpgroupK && x <= 256 && x % kWarpgroupK == 0;
+  };
   if (rowsText.getAsInteger(10, rows) || colsText.getAsInteger(10, cols) ||
       (!sliceText.empty() && sliceText.getAsInteger(10, slices)) ||
-      (rows != 64 && rows != 128) || (cols != 64 && cols != 128) ||
-      slices < 1 || llvm::divideCeil(g.k, kWarpgroupK) % slices != 0)
+      !valid(rows) || !valid(cols) || slices < 1 ||
+      llvm::divideCeil(g.k, kWarpgroupK) % slices != 0)
+    return std::nullopt;
+  // Each of the 2 x rows threads copies as many 16-byte vectors of the B
+  // tile (64 x cols) as the others: 192 rows take 192 columns, not 128.
+  if ((kWarpgroupK * cols / vectorWidth(g.element)) % (2 * rows) != 0)
     return std::nullopt;
   Tiling t = warpgroupTiling(rows, cols);
   t.slices = slices;
@@ -2075,6 +2265,10 @@ struct TensorCoreKernelsPass
         if (w) {
           if (stages)
             w->stages = std::clamp<int64_t>(stages, 2, 4);
+          // As many of them as fit in a block's workgroup memory.
+          while (w->stages > 2 &&
+                 warpgroupSharedBytes(*w) > kWarpgroupSharedBytes)
+            --w->stages;
           w->prefetch = prefetch
                             ? std::clamp<int64_t>(prefetch, 1, w->stages - 1)
                             : w->stages - 1;

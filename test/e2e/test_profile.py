@@ -53,6 +53,27 @@ def test_profile_lists_every_launch(run_tool, mlp, tmp_path):
         np.testing.assert_allclose(got, ref, rtol=S.RTOL, atol=S.ATOL)
 
 
+@pytest.mark.parametrize("rows", [1, 0])
+def test_profile_rows(run_tool, mlp, tmp_path, rows):
+    """--profile-rows=N lists the N slowest launches, 0 every one."""
+    _, artifact, launches, inputs, _ = mlp
+    assert launches > 1  # so that one row is fewer than all
+    proc = S.run_artifact(run_tool, artifact, inputs, tmp_path, "--profile=2",
+                          f"--profile-rows={rows}")
+    assert proc.returncode == 0, f"running failed{S.describe(proc)}"
+    listed = [r for r in map(ROW_RE.match, proc.stdout.splitlines()) if r]
+    assert len(listed) == (rows or launches), f"{S.describe(proc)}"
+
+
+@pytest.mark.parametrize("value", ["-1", "x", ""])
+def test_bad_profile_rows_is_refused(run_tool, mlp, tmp_path, value):
+    _, artifact, _, inputs, _ = mlp
+    proc = S.run_artifact(run_tool, artifact, inputs, tmp_path, "--profile",
+                          f"--profile-rows={value}")
+    assert_clean_error(proc, S.RUN)
+    assert_mentions(proc, r"--profile-rows", "the option")
+
+
 @pytest.mark.parametrize("value", ["0", "x", "10001"])
 def test_bad_profile_count_is_refused(run_tool, mlp, tmp_path, value):
     _, artifact, _, inputs, _ = mlp

@@ -184,13 +184,15 @@ def test_f32_cuda_code_uses_tiles(compile_tool, model, tmp_path):
 
 
 def check_against_onnxruntime(compile_tool, run_tool, model, tmp_path,
-                              precision):
-    """Compiles `model` at `precision`, runs it on the test target and
-    compares its output y with onnxruntime's fp32 within TOLERANCE."""
+                              precision, *flags):
+    """Compiles `model` at `precision` (and with `flags`), runs it on the
+    test target and compares its output y with onnxruntime's fp32 within
+    TOLERANCE."""
     feeds = S.make_models.make_inputs(onnx.load(model),
                                       S.make_models.name_seed(model.stem))
     _, _, outputs = S.compile_and_run(compile_tool, run_tool, model, feeds,
-                                      tmp_path, f"--precision={precision}")
+                                      tmp_path, f"--precision={precision}",
+                                      *flags)
     ref = S.onnxruntime_outputs(model, feeds)["y"]
     got = outputs["y"]
     assert got.shape == ref.shape

@@ -1,8 +1,9 @@
 """fp16 GEMMs on Hopper's warpgroup MMA (wgmma.mma_async, the default
 --chip=sm_90a): matmuls and convolutions, with
-each of the kernel's tilings (128x128, 64x128, 64x64), cut row, column and
-K tiles, a split K, batches, an epilogue, and C starting from a
-convolution's bias. The PTX is checked here on every machine; the outputs
+each of the rule's tilings (128x128, 64x128, 64x64), cut row, column and
+K tiles, a split K, batches, an epilogue (staged through workgroup memory,
+8 columns per thread), and C starting from a convolution's bias; and every
+tile shape --gemm-tiling can force (64 to 256 rows and columns). The PTX is checked here on every machine; the outputs
 are compared with onnxruntime's fp32 on the CUDA target only (other targets
 do not run this kernel)."""
 import re
@@ -79,3 +80,42 @@ def test_matches_onnxruntime(compile_tool, run_tool, model, tmp_path):
     if S.TARGET != "cuda":
         pytest.skip("warpgroup MMA runs on the CUDA target only")
     check_against_onnxruntime(compile_tool, run_tool, model, tmp_path, "fp16")
+
+
+# Every tile shape the kernel can be given (--gemm-tiling, tuning
+# experiments), on rows, columns and K that none of them divides (and a
+# convolution starting from its bias): wgmma's N up to 256 and up to four
+# warpgroups per block (256 rows) must all index the same C.
+FORCED = ["wg64x64", "wg128x64", "wg64x128", "wg128x128", "wg64x192",
+          "wg128x192", "wg64x256", "wg128x256", "wg192x192", "wg256x128"]
+FORCED_MODELS = {"wg_ragged_epilogue": MODELS["wg_ragged_epilogue"][0],
+                 "wg_conv_cut": MODELS["wg_conv_cut"][0]}
+
+
+@pytest.fixture(scope="module", params=sorted(FORCED_MODELS))
+def forced_model(request, tmp_path_factory):
+    name = request.param
+    path = tmp_path_factory.mktemp(name) / f"{name}.onnx"
+    onnx.save_model(FORCED_MODELS[name](name), path)
+    return path
+
+
+@pytest.mark.parametrize("tiling", FORCED)
+def test_forced_tiling_ptx(compile_tool, forced_model, tmp_path, tiling):
+    ptx = tmp_path / "model.ptx"
+    proc = S.call([compile_tool, forced_model, "--target=cuda",
+                   "--precision=fp16", "--emit=ptx", "-o", ptx,
+                   f"--gemm-tiling={tiling}"])
+    assert proc.returncode == 0, f"compiling failed{S.describe(proc)}"
+    n = tiling.split("x")[1]
+    assert (f"wgmma.mma_async.sync.aligned.m64n{n}k16.f32.f16.f16"
+            in ptx.read_text()), f"{tiling}: no m64n{n}k16 in the PTX"
+
+
+@pytest.mark.parametrize("tiling", FORCED)
+def test_forced_tiling_matches_onnxruntime(compile_tool, run_tool,
+                                           forced_model, tmp_path, tiling):
+    if S.TARGET != "cuda":
+        pytest.skip("warpgroup MMA runs on the CUDA target only")
+    check_against_onnxruntime(compile_tool, run_tool, forced_model, tmp_path,
+                              "fp16", f"--gemm-tiling={tiling}")

@@ -50,6 +50,7 @@ options:
   --profile[=N]          after the run, time each kernel launch alone (N
                          times each, default 20; by the device's timer
                          where it has one) and list the slowest
+  --profile-rows=N       launches --profile lists (default 25; 0: all)
   --help                 show this help
 
 A bfloat16 tensor is read from and written to float32 .npy files. A float8,
@@ -64,7 +65,8 @@ an absent one has no tensor (docs/sequences.md).
 
 /// The launches that take the most time, slowest first, with their share
 /// of the sum over all launches.
-void printProfile(std::vector<ot_launch_profile> launches, unsigned reps) {
+void printProfile(std::vector<ot_launch_profile> launches, unsigned reps,
+                  unsigned rows) {
   double total = 0;
   for (const ot_launch_profile &l : launches)
     total += l.median_ms;
@@ -79,7 +81,7 @@ void printProfile(std::vector<ot_launch_profile> launches, unsigned reps) {
               launches.size(), reps, total);
   std::printf("  %6s %10s %6s  %-22s %-14s %s\n", "launch", "ms", "share",
               "grid", "block", "kernel");
-  for (size_t k = 0; k < order.size() && k < 25; ++k) {
+  for (size_t k = 0; k < order.size() && (rows == 0 || k < rows); ++k) {
     const ot_launch_profile &l = launches[order[k]];
     auto dims = [](const uint32_t *d) {
       return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" +
@@ -109,6 +111,7 @@ struct Options {
   bool quiet = false;
   unsigned benchmark = 0;
   unsigned profile = 0;
+  unsigned profileRows = 25;
 };
 
 /// Matches "--flag=value" or "--flag value"; advances `i` past a separate
@@ -177,6 +180,13 @@ Options parseArgs(int argc, char **argv) {
         fail("--profile expects a repetition count in 1..10000, got '" + n +
              "'");
       o.profile = static_cast<unsigned>(v);
+    } else if (flagValue(argc, argv, i, "--profile-rows", value)) {
+      char *end = nullptr;
+      unsigned long n = std::strtoul(value.c_str(), &end, 10);
+      if (value.empty() || *end || value[0] == '-' || n > 1000000)
+        fail("--profile-rows expects a count in 0..1000000 (0: all), got '" +
+             value + "'");
+      o.profileRows = static_cast<unsigned>(n);
     } else if (arg == "--quiet" || arg == "-q") {
       o.quiet = true;
     } else if (arg.size() > 1 && arg[0] == '-') {
@@ -387,7 +397,7 @@ int runTool(const Options &o) {
   }
 
   if (o.profile)
-    printProfile(session.profile(o.profile), o.profile);
+    printProfile(session.profile(o.profile), o.profile, o.profileRows);
 
   std::vector<std::string> fileNames = outputFileNames(outputs);
   for (size_t i = 0; i < results.size(); ++i) {

@@ -388,7 +388,8 @@ func.func @large_tiles(%a: memref<1x2048x64xf16>, %b: memref<1x64x1152xf16>, %c:
 // thread's 4 rows at one k are one vector; per k each thread reads one
 // vector of A and one of B and accumulates their outer product in 4 row
 // vectors. The bias add after the matmul, writing C's own buffer, is its
-// epilogue: applied to each thread's elements straight from registers, for
+// epilogue: applied to each thread's elements straight from registers, 4
+// columns at a time (the bias read and the sums written as vectors), for
 // the rows that exist.
 // For SPIR-V, a GEMM this small keeps chooseTiling's tiling, with one copy
 // of the tiles.
@@ -409,9 +410,9 @@ func.func @large_tiles(%a: memref<1x2048x64xf16>, %b: memref<1x64x1152xf16>, %c:
 // KERNEL: scf.yield
 // KERNEL: arith.cmpi ult, %{{.*}}, %c40
 // KERNEL: scf.if
-// KERNEL: memref.load %arg2
-// KERNEL: arith.addf
-// KERNEL: memref.store %{{.*}}, %arg3
+// KERNEL: vector.load %arg2[%{{.*}}, %{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<1x1x64xf32>, vector<4xf32>
+// KERNEL-COUNT-4: arith.addf
+// KERNEL: vector.store %{{.*}}, %arg3[%{{.*}}, %{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<1x40x64xf32>, vector<4xf32>
 // KERNEL-NOT: linalg.generic
 // KERNEL: return
 #id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>

@@ -6,8 +6,9 @@
 // swizzle needs); two steps' copies start before the loop. Each step waits
 // for its own, fences them for the tensor cores' proxy, passes a barrier,
 // multiplies its 64 of K by four m64n128k16 instructions reading A and B
-// through descriptors, starts the copies of the step two ahead, and waits
-// for its products. C goes to memory straight from the accumulators, two
+// through descriptors, starts the copies of the step two ahead (reading
+// nothing, zero-filling, where that step is past K's end), and waits for
+// its products. C goes to memory straight from the accumulators, two
 // floats at a time.
 // REQUIRES: ptxas
 // RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels{warpgroup-mma=true}))' | FileCheck %s
@@ -38,7 +39,10 @@
 // CHECK-NEXT: nvvm.wgmma.fence.aligned
 // CHECK-COUNT-4: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 128, k = 16>, D[<f32>, <one>], A[<f16>, <one>, <row>], B[<f16>, <one>, <row>]
 // CHECK: nvvm.wgmma.commit.group.sync.aligned
-// CHECK-COUNT-8: nvgpu.device_async_copy
+// CHECK: %[[LIVE:.*]] = arith.cmpi ult, %{{.*}}, %c512
+// CHECK: %[[N:.*]] = arith.select %[[LIVE]], %c8{{.*}}, %c0
+// CHECK-NEXT: nvgpu.device_async_copy {{.*}}, 8, %[[N]] {bypassL1}
+// CHECK-COUNT-7: nvgpu.device_async_copy {{.*}}, 8, %{{.*}} {bypassL1}
 // CHECK: nvgpu.device_async_create_group
 // CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK-NEXT: scf.yield
@@ -77,5 +81,40 @@ func.func @wgmma(%a: memref<4096x512xf16>, %b: memref<1x512x1152xf16>, %c: memre
   linalg.fill ins(%zero : f32) outs(%c : memref<1x4096x1152xf32>)
   %a3 = memref.expand_shape %a [[0, 1], [2]] output_shape [1, 4096, 512] : memref<4096x512xf16> into memref<1x4096x512xf16>
   linalg.batch_matmul {onnx_tosa.tensor_cores} ins(%a3, %b : memref<1x4096x512xf16>, memref<1x512x1152xf16>) outs(%c : memref<1x4096x1152xf32>)
+  return
+}
+
+// -----
+
+// With an epilogue (a bias, then f16), C goes through the workgroup memory
+// the tiles were in once every thread's copies and products are done: each
+// thread stores its accumulators there as pairs, then takes runs of 8
+// neighbouring columns of a row (rows padded to 136 floats), reads the bias
+// for them as one vector and writes them as one 16-byte vector of f16.
+// CHECK-LABEL: func.func @wgmma_epilogue
+// CHECK: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK: nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
+// CHECK: %[[C:.*]] = memref.view %{{.*}} to memref<17408xf32, #gpu.address_space<workgroup>>
+// CHECK-NEXT: gpu.barrier
+// CHECK-COUNT-32: vector.store %{{.*}}, %[[C]][%{{.*}}] {alignment = 8 : i64} : memref<17408xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+// CHECK: gpu.barrier
+// CHECK: scf.for
+// CHECK: vector.load %[[C]][%{{.*}}] {alignment = 16 : i64} : memref<17408xf32, #gpu.address_space<workgroup>>, vector<8xf32>
+// CHECK: vector.load %{{.*}}[%{{.*}}] {alignment = 32 : i64} : memref<1152xf32>, vector<8xf32>
+// CHECK-COUNT-8: arith.truncf
+// CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<1x4096x1152xf16>, vector<8xf16>
+// CHECK-NOT: linalg.generic
+func.func @wgmma_epilogue(%a: memref<4096x512xf16>, %b: memref<1x512x1152xf16>, %bias: memref<1152xf32>, %out: memref<1x4096x1152xf16>) {
+  %zero = arith.constant 0.0 : f32
+  %c = memref.alloc() : memref<1x4096x1152xf32>
+  linalg.fill ins(%zero : f32) outs(%c : memref<1x4096x1152xf32>)
+  %a3 = memref.expand_shape %a [[0, 1], [2]] output_shape [1, 4096, 512] : memref<4096x512xf16> into memref<1x4096x512xf16>
+  linalg.batch_matmul {onnx_tosa.tensor_cores} ins(%a3, %b : memref<1x4096x512xf16>, memref<1x512x1152xf16>) outs(%c : memref<1x4096x1152xf32>)
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%c, %bias : memref<1x4096x1152xf32>, memref<1152xf32>) outs(%out : memref<1x4096x1152xf16>) {
+  ^bb0(%x: f32, %y: f32, %o: f16):
+    %s = arith.addf %x, %y : f32
+    %t = arith.truncf %s : f32 to f16
+    linalg.yield %t : f16
+  }
   return
 }

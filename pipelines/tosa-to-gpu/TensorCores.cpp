@@ -1134,10 +1134,11 @@ void KernelBuilder::epilogueRowAt(Value m, Value n, int64_t width,
   SmallVector<SmallVector<Value>> laneDims(width, dims);
   for (int64_t l = 1; l < width; ++l)
     laneDims[l].back() = ix.add(dims.back(), l);
+  // Aligned to the vector's size, or to the 16 bytes the buffers start at.
   auto vectorOf = [&](Type element) {
-    auto type = VectorType::get({width}, element);
-    return std::pair(type,
-                     llvm::Align(width * element.getIntOrFloatBitWidth() / 8));
+    int64_t bytes = width * element.getIntOrFloatBitWidth() / 8;
+    return std::pair(VectorType::get({width}, element),
+                     llvm::Align(std::min(bytes, kBytes)));
   };
   SmallVector<IRMapping> lanes(width);
   for (OpOperand &operand : epilogue->getOpOperands()) {

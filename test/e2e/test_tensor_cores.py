@@ -145,12 +145,16 @@ MODELS = {
 }
 
 
+def saved_model(tmp_path_factory, name, build):
+    """Saves build(name), a model, as NAME.onnx in a directory of its own."""
+    path = tmp_path_factory.mktemp(name) / f"{name}.onnx"
+    onnx.save_model(build(name), path)
+    return path
+
+
 @pytest.fixture(scope="module", params=sorted(MODELS))
 def model(request, tmp_path_factory):
-    name = request.param
-    path = tmp_path_factory.mktemp(name) / f"{name}.onnx"
-    onnx.save_model(MODELS[name](name), path)
-    return path
+    return saved_model(tmp_path_factory, request.param, MODELS[request.param])
 
 
 @pytest.mark.parametrize("precision", sorted(MMA))

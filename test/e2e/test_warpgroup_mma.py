@@ -8,7 +8,6 @@ are compared with onnxruntime's fp32 on the CUDA target only (other targets
 do not run this kernel)."""
 import re
 
-import onnx
 import pytest
 
 import e2e_support as S
@@ -17,7 +16,7 @@ import e2e_support as S
 # (K <= 4096 here); a wrong tile, row or K step is off by the size of the
 # outputs themselves.
 from test_tensor_cores import (check_against_onnxruntime, conv, conv_relu,
-                               matmul, matmul_bias_relu)
+                               matmul, matmul_bias_relu, saved_model)
 
 # name: (model, the instruction's N, i.e. the tiling's columns)
 MODELS = {
@@ -50,10 +49,8 @@ MODELS = {
 
 @pytest.fixture(scope="module", params=sorted(MODELS))
 def model(request, tmp_path_factory):
-    name = request.param
-    path = tmp_path_factory.mktemp(name) / f"{name}.onnx"
-    onnx.save_model(MODELS[name][0](name), path)
-    return path
+    return saved_model(tmp_path_factory, request.param,
+                       MODELS[request.param][0])
 
 
 def test_ptx_uses_warpgroup_mma(compile_tool, model, tmp_path):
@@ -94,10 +91,8 @@ FORCED_MODELS = {"wg_ragged_epilogue": MODELS["wg_ragged_epilogue"][0],
 
 @pytest.fixture(scope="module", params=sorted(FORCED_MODELS))
 def forced_model(request, tmp_path_factory):
-    name = request.param
-    path = tmp_path_factory.mktemp(name) / f"{name}.onnx"
-    onnx.save_model(FORCED_MODELS[name](name), path)
-    return path
+    return saved_model(tmp_path_factory, request.param,
+                       FORCED_MODELS[request.param])
 
 
 @pytest.mark.parametrize("tiling", FORCED)

@@ -100,7 +100,7 @@ func.func @wgmma(%a: memref<4096x512xf16>, %b: memref<1x512x1152xf16>, %c: memre
 // CHECK: gpu.barrier
 // CHECK: scf.for
 // CHECK: vector.load %[[C]][%{{.*}}] {alignment = 16 : i64} : memref<17408xf32, #gpu.address_space<workgroup>>, vector<8xf32>
-// CHECK: vector.load %{{.*}}[%{{.*}}] {alignment = 32 : i64} : memref<1152xf32>, vector<8xf32>
+// CHECK: vector.load %{{.*}}[%{{.*}}] {alignment = 16 : i64} : memref<1152xf32>, vector<8xf32>
 // CHECK-COUNT-8: arith.truncf
 // CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<1x4096x1152xf16>, vector<8xf16>
 // CHECK-NOT: linalg.generic

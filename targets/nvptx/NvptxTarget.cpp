@@ -11,6 +11,9 @@
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "pipelines/tosa-to-gpu/TosaToGpu.h"
 
+#include "mlir/Dialect/GPU/IR/CompilationInterfaces.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Threading.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -138,12 +141,87 @@ struct ExternDynamicSharedMemoryPass
   }
 };
 
+/// gpu-module-to-binary, with the modules compiled side by side: LLVM's
+/// NVPTX code generation (and ptxas, for cubins) runs once per kernel
+/// module, each in an LLVM context of its own, and a model has one module
+/// per kernel (BERT-base: about 60), which upstream's pass compiles one
+/// after the other. The binaries are the same and come in the modules'
+/// order; diagnostics too (MLIR's parallel diagnostic handler orders them).
+struct GpuModulesToBinaryPass
+    : PassWrapper<GpuModulesToBinaryPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(GpuModulesToBinaryPass)
+  GpuModulesToBinaryPass() = default;
+  GpuModulesToBinaryPass(const GpuModulesToBinaryPass &other)
+      : PassWrapper(other) {}
+  explicit GpuModulesToBinaryPass(bool cubin) { this->cubin = cubin; }
+  StringRef getArgument() const override {
+    return "onnx-tosa-gpu-modules-to-binary";
+  }
+  StringRef getDescription() const override {
+    return "Compile every gpu.module to a gpu.binary, modules in parallel";
+  }
+  void runOnOperation() override {
+    ModuleOp top = getOperation();
+    SmallVector<gpu::GPUModuleOp> modules(top.getOps<gpu::GPUModuleOp>());
+    // Built before the threads start; they only read it.
+    SymbolTable table(top);
+    auto symbolTable = [&]() { return &table; };
+    gpu::TargetOptions options(
+        /*toolkitPath=*/{}, /*librariesToLink=*/{}, /*cmdOptions=*/{},
+        /*elfSection=*/{},
+        cubin ? gpu::CompilationTarget::Binary
+              : gpu::CompilationTarget::Assembly,
+        symbolTable);
+    // objects[i][j]: module i's object for its target j.
+    std::vector<SmallVector<SmallVector<char, 0>>> objects(modules.size());
+    auto serialize = [&](size_t i) -> LogicalResult {
+      gpu::GPUModuleOp module = modules[i];
+      for (Attribute attr : module.getTargetsAttr()) {
+        auto target = cast<gpu::TargetAttrInterface>(attr);
+        std::optional<SmallVector<char, 0>> object =
+            target.serializeToObject(module, options);
+        if (!object)
+          return module.emitError() << "compiling kernel module '"
+                                    << module.getName() << "' failed";
+        objects[i].push_back(std::move(*object));
+      }
+      return success();
+    };
+    if (failed(failableParallelForEach(
+            &getContext(), llvm::seq<size_t>(0, modules.size()), serialize)))
+      return signalPassFailure();
+    for (auto [module, serialized] : llvm::zip(modules, objects)) {
+      SmallVector<Attribute> attrs;
+      for (auto [attr, object] :
+           llvm::zip(module.getTargetsAttr(), serialized)) {
+        Attribute made = cast<gpu::TargetAttrInterface>(attr).createObject(
+            module, object, options);
+        if (!made) {
+          module.emitError() << "making the object of kernel module '"
+                             << module.getName() << "' failed";
+          return signalPassFailure();
+        }
+        attrs.push_back(made);
+      }
+      OpBuilder b(module);
+      gpu::BinaryOp::create(b, module.getLoc(), module.getName(),
+                            module.getOffloadingHandlerAttr(),
+                            b.getArrayAttr(attrs));
+      module.erase();
+    }
+  }
+  Option<bool> cubin{*this, "cubin",
+                     llvm::cl::desc("cubins through ptxas (else PTX)"),
+                     llvm::cl::init(false)};
+};
+
 } // namespace
 
 void registerNvptxTargetPasses() {
   PassRegistration<SubgroupReduceToShufflesPass>();
   PassRegistration<BudgetWarpgroupKernelsPass>();
   PassRegistration<ExternDynamicSharedMemoryPass>();
+  PassRegistration<GpuModulesToBinaryPass>();
 }
 
 void buildGpuToPtxPipeline(OpPassManager &pm, const NvptxOptions &opts) {
@@ -166,8 +244,7 @@ void buildGpuToPtxPipeline(OpPassManager &pm, const NvptxOptions &opts) {
   addPassPipeline(pm, pipeline);
   pm.addNestedPass<gpu::GPUModuleOp>(
       std::make_unique<ExternDynamicSharedMemoryPass>());
-  addPassPipeline(pm, "gpu-module-to-binary{format=" +
-                          std::string(opts.cubin ? "bin" : "isa") + "}");
+  pm.addPass(std::make_unique<GpuModulesToBinaryPass>(opts.cubin));
 }
 
 /// Where to look for the CUDA toolkit, in order: `cudaPath` alone when given,

@@ -4,6 +4,7 @@
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
@@ -12,6 +13,8 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);
   mlir::registerAllExtensions(registry);
+  // Kernel modules compiled to PTX (onnx-tosa-gpu-modules-to-binary).
+  mlir::registerAllToLLVMIRTranslations(registry);
   onnx_tosa::registerDialects(registry);
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "onnx-tosa optimizer driver\n", registry));

@@ -29,6 +29,7 @@
 // and boolean tensors are not touched.
 //
 //===----------------------------------------------------------------------===//
+#include "RoundFloat.h"
 #include "TosaToGpu.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -145,6 +146,7 @@ public:
 private:
   Mode classify(Operation *op) const;
   Value convert(Value v, Type want);
+  DenseElementsAttr roundedFast(DenseFPElementsAttr values);
 
   Type low;
   DenseMap<Operation *, Mode> modes;
@@ -205,6 +207,30 @@ Mode LowerPrecisionPass::classify(Operation *op) const {
   return hasLowPrecisionForm(op) ? Mode::Lower : Mode::Keep;
 }
 
+/// The f32 constant `values` rounded to `low` (f16 or bf16) bit by bit
+/// (RoundFloat.h), or null where APFloat must do it: a splat (one value),
+/// another element type, or a NaN among the values.
+DenseElementsAttr LowerPrecisionPass::roundedFast(DenseFPElementsAttr values) {
+  if (values.isSplat() || !values.getElementType().isF32() ||
+      !(low.isF16() || low.isBF16()))
+    return {};
+  ArrayRef<char> raw = values.getRawData();
+  std::vector<uint16_t> out(values.getNumElements());
+  for (size_t i = 0; i < out.size(); ++i) {
+    uint32_t bits;
+    std::memcpy(&bits, raw.data() + i * sizeof bits, sizeof bits);
+    std::optional<uint16_t> r =
+        low.isF16() ? roundF32ToHalf(bits) : roundF32ToBf16(bits);
+    if (!r)
+      return {};
+    out[i] = *r;
+  }
+  return DenseElementsAttr::getFromRawBuffer(
+      values.getType().clone(low),
+      ArrayRef<char>(reinterpret_cast<const char *>(out.data()),
+                     out.size() * sizeof(uint16_t)));
+}
+
 /// `v` as type `want` (the same shape; f32 <-> `low`): a 16-bit copy of an
 /// f32 constant, or a tosa.cast right after the definition of `v`.
 Value LowerPrecisionPass::convert(Value v, Type want) {
@@ -222,15 +248,17 @@ Value LowerPrecisionPass::convert(Value v, Type want) {
       constOp ? dyn_cast<DenseFPElementsAttr>(constOp.getValues()) : nullptr;
   auto wantType = cast<ShapedType>(want);
   if (values && wantType.getElementType() == low) {
-    const llvm::fltSemantics &semantics =
-        cast<FloatType>(low).getFloatSemantics();
-    DenseElementsAttr rounded =
-        values.mapValues(low, [&](const APFloat &value) {
-          APFloat r = value;
-          bool losesInfo = false;
-          r.convert(semantics, APFloat::rmNearestTiesToEven, &losesInfo);
-          return r.bitcastToAPInt();
-        });
+    DenseElementsAttr rounded = roundedFast(values);
+    if (!rounded) {
+      const llvm::fltSemantics &semantics =
+          cast<FloatType>(low).getFloatSemantics();
+      rounded = values.mapValues(low, [&](const APFloat &value) {
+        APFloat r = value;
+        bool losesInfo = false;
+        r.convert(semantics, APFloat::rmNearestTiesToEven, &losesInfo);
+        return r.bitcastToAPInt();
+      });
+    }
     result = tosa::ConstOp::create(b, constOp.getLoc(), wantType, rounded);
   } else {
     result = tosa::CastOp::create(b, v.getLoc(), want, v);

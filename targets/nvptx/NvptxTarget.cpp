@@ -141,12 +141,13 @@ struct ExternDynamicSharedMemoryPass
   }
 };
 
-/// gpu-module-to-binary, with the modules compiled side by side: LLVM's
-/// NVPTX code generation (and ptxas, for cubins) runs once per kernel
-/// module, each in an LLVM context of its own, and a model has one module
-/// per kernel (BERT-base: about 60), which upstream's pass compiles one
-/// after the other. The binaries are the same and come in the modules'
-/// order; diagnostics too (MLIR's parallel diagnostic handler orders them).
+/// gpu-module-to-binary, with each distinct module compiled once and the
+/// modules compiled side by side: LLVM's NVPTX code generation (and ptxas,
+/// for cubins) runs once per kernel module, each in an LLVM context of its
+/// own, and a model has one module per launch, many of them alike (its
+/// repeated layers), which upstream's pass compiles one after the other.
+/// The binaries are the same and come in the modules' order; diagnostics
+/// too (MLIR's parallel diagnostic handler orders them).
 struct GpuModulesToBinaryPass
     : PassWrapper<GpuModulesToBinaryPass, OperationPass<ModuleOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(GpuModulesToBinaryPass)
@@ -172,6 +173,22 @@ struct GpuModulesToBinaryPass
         cubin ? gpu::CompilationTarget::Binary
               : gpu::CompilationTarget::Assembly,
         symbolTable);
+    // Modules alike but for their names (a model's repeated layers: 229
+    // kernel modules of a BERT-base encoder, 14 different) are compiled
+    // once: module i takes the objects of module compiled[i].
+    std::vector<size_t> compiled(modules.size()), distinct;
+    llvm::StringMap<size_t> firstWithText;
+    for (auto [i, module] : llvm::enumerate(modules)) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << module.getTargetsAttr();
+      for (Operation &op : module.getBody()->getOperations())
+        op.print(os, OpPrintingFlags().printGenericOpForm().useLocalScope());
+      auto [it, first] = firstWithText.try_emplace(text, i);
+      compiled[i] = it->second;
+      if (first)
+        distinct.push_back(i);
+    }
     // objects[i][j]: module i's object for its target j.
     std::vector<SmallVector<SmallVector<char, 0>>> objects(modules.size());
     auto serialize = [&](size_t i) -> LogicalResult {
@@ -187,13 +204,12 @@ struct GpuModulesToBinaryPass
       }
       return success();
     };
-    if (failed(failableParallelForEach(
-            &getContext(), llvm::seq<size_t>(0, modules.size()), serialize)))
+    if (failed(failableParallelForEach(&getContext(), distinct, serialize)))
       return signalPassFailure();
-    for (auto [module, serialized] : llvm::zip(modules, objects)) {
+    for (auto [i, module] : llvm::enumerate(modules)) {
       SmallVector<Attribute> attrs;
       for (auto [attr, object] :
-           llvm::zip(module.getTargetsAttr(), serialized)) {
+           llvm::zip(module.getTargetsAttr(), objects[compiled[i]])) {
         Attribute made = cast<gpu::TargetAttrInterface>(attr).createObject(
             module, object, options);
         if (!made) {

@@ -169,10 +169,25 @@ Exporter::run(Target target,
   if (!main)
     return module.emitError("no host function to export");
 
+  // Kernel modules with the same binary (a model's repeated layers) are
+  // stored once, and their launches share it: one module for the runtime
+  // to load and, on Vulkan, one pipeline for the driver to compile.
+  // The one kept is the first in the order of the names' numbers
+  // (main_kernel_6 before main_kernel_26), the order of the launches.
+  std::vector<std::pair<std::string, const std::vector<uint8_t> *>> ordered;
+  for (const auto &[name, binary] : mods)
+    ordered.emplace_back(name, &binary);
+  llvm::stable_sort(ordered, [](const auto &a, const auto &b) {
+    return std::make_pair(a.first.size(), a.first) <
+           std::make_pair(b.first.size(), b.first);
+  });
   std::map<std::string, uint32_t> moduleIndex;
-  for (const auto &[name, binary] : mods) {
-    moduleIndex[name] = out.modules.size();
-    out.modules.push_back({name, binary});
+  std::map<std::vector<uint8_t>, uint32_t> binaryIndex;
+  for (const auto &[name, binary] : ordered) {
+    auto [it, first] = binaryIndex.try_emplace(*binary, out.modules.size());
+    moduleIndex[name] = it->second;
+    if (first)
+      out.modules.push_back({name, *binary});
   }
 
   for (auto [i, arg] : llvm::enumerate(main.getArguments())) {

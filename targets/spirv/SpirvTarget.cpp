@@ -385,9 +385,14 @@ void buildGpuToSpirvPipeline(OpPassManager &pm) {
 LogicalResult
 collectSpirv(ModuleOp module,
              std::vector<std::pair<std::string, std::vector<uint32_t>>> &out) {
+  // Without OpName, whose names carry the module's (the buffers'
+  // variables, say): kernels alike then have the same binary, which the
+  // artifact stores once (--emit=spirv prints the named form).
+  spirv::SerializationOptions options;
+  options.emitSymbolName = false;
   for (auto spv : module.getOps<spirv::ModuleOp>()) {
     SmallVector<uint32_t> words;
-    if (failed(spirv::serialize(spv, words)))
+    if (failed(spirv::serialize(spv, words, options)))
       return spv.emitError("SPIR-V serialization failed");
     StringRef name = spv.getName().value_or("");
     name.consume_front("__spv__");

@@ -137,3 +137,44 @@ def test_vulkan_pipeline_statistics(run_tool, mlp, tmp_path):
     for name, ref in S.onnxruntime_outputs(path, feeds).items():
         got = np.load(tmp_path / f"{name}.npy")
         np.testing.assert_allclose(got, ref, rtol=S.RTOL, atol=S.ATOL)
+
+
+def test_identical_layers_share_one_kernel_module(compile_tool, run_tool,
+                                                   tmp_path):
+    """Three layers of the same shapes (different weights) compile to the
+    same kernels, which the artifact stores once: the profile names one
+    module for the same kernel of every layer, and the outputs are right."""
+    from onnx import TensorProto, helper, numpy_helper
+    rng = np.random.default_rng(3)
+    nodes, inits, x = [], [], "x"
+    for i in range(3):
+        inits += [numpy_helper.from_array(
+            rng.standard_normal((64, 64)).astype(np.float32) / 8, f"w{i}")]
+        nodes += [helper.make_node("MatMul", [x, f"w{i}"], [f"m{i}"]),
+                  helper.make_node("Relu", [f"m{i}"], [f"r{i}"])]
+        x = f"r{i}"
+    graph = helper.make_graph(
+        nodes, "layers",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [32, 64])],
+        [helper.make_tensor_value_info(x, TensorProto.FLOAT, [32, 64])],
+        inits)
+    model = helper.make_model(graph,
+                              opset_imports=[helper.make_opsetid("", 17)])
+    model.ir_version = 8
+    path = tmp_path / "layers.onnx"
+    onnx.save_model(model, path)
+    feeds = {"x": rng.uniform(-1, 1, (32, 64)).astype(np.float32)}
+    _, artifact, got = S.compile_and_run(compile_tool, run_tool, path, feeds,
+                                         tmp_path)
+    ref = S.onnxruntime_outputs(path, feeds)[x]
+    np.testing.assert_allclose(got[x], ref, rtol=S.RTOL, atol=S.ATOL)
+    proc = S.run_artifact(run_tool, artifact,
+                          S.save_inputs(feeds, tmp_path / "again"),
+                          tmp_path / "profiled", "--profile=1",
+                          "--profile-rows=0")
+    assert proc.returncode == 0, f"running failed{S.describe(proc)}"
+    rows = [r for r in map(ROW_RE.match, proc.stdout.splitlines()) if r]
+    kernels = [r.group(6) for r in rows]
+    assert len(kernels) % 3 == 0 and len(kernels) >= 3, S.describe(proc)
+    # Each kernel of the layer runs three times, always from one module.
+    assert all(kernels.count(k) == 3 for k in kernels), kernels

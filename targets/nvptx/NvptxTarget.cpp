@@ -174,7 +174,7 @@ struct GpuModulesToBinaryPass
               : gpu::CompilationTarget::Assembly,
         symbolTable);
     // Modules alike but for their names (a model's repeated layers: 229
-    // kernel modules of a BERT-base encoder, 14 different) are compiled
+    // kernel modules of a BERT-base encoder, 15 different) are compiled
     // once: module i takes the objects of module compiled[i].
     std::vector<size_t> compiled(modules.size()), distinct;
     llvm::StringMap<size_t> firstWithText;

@@ -31,8 +31,6 @@ from onnx import TensorProto, helper, numpy_helper
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import gemm_tilings  # noqa: E402
 
-SUM_RE = re.compile(r"profile: (\d+) launches, each alone \(median of \d+\), "
-                    r"sum ([\d.]+) ms")
 ROW_RE = re.compile(r"^\s+\d+\s+([\d.]+)\s+[\d.]+%\s+(\S+)\s+(\S+)", re.M)
 
 
@@ -118,7 +116,7 @@ def main():
             p = run([a.runner, art, f"--device={a.target}", "--random-inputs",
                      f"--output-dir={odir}", "--quiet", f"--profile={a.reps}",
                      "--profile-rows=1"])
-            m = SUM_RE.search(p.stdout)
+            m = gemm_tilings.PROFILE_RE.search(p.stdout)
             if p.returncode != 0 or not m:
                 row[tag] = {"error": (p.stderr or p.stdout).strip()[-300:]}
                 continue

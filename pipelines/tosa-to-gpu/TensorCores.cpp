@@ -750,13 +750,15 @@ private:
   SmallVector<Value> initialAccumulators(bool zeroInit);
   SmallVector<Value> multiply(ValueRange acc);
   void store(ValueRange acc);
-  void applyEpilogue(int64_t rowBase);
+  void applyEpilogue(Value staged, int64_t rows, int64_t rowBase,
+                     int64_t width);
   void epilogueAt(Value m, Value n, function_ref<Value()> accumulated);
   /// The widest run of neighbouring columns of C, up to `most` (a power of
   /// two), that epilogueRowAt can take at columns that are multiples of it.
   int64_t epilogueWidth(int64_t most);
   void epilogueRowAt(Value m, Value n, int64_t width,
                      function_ref<Value(int64_t)> accumulated);
+  void epilogueOfVector(Value m, Value n, Value values);
   // CUDA cores: the accumulators are vectors of 4 columns, one per row of
   // each of the thread's groups: (i * 4 + r) * perN + j for row r of group
   // row i, group column j.
@@ -1035,7 +1037,7 @@ void KernelBuilder::store(ValueRange acc) {
       b.setInsertionPointAfter(b.getInsertionBlock()->getParentOp());
     gpu::BarrierOp::create(b);
     if (epilogue)
-      applyEpilogue(s * slabRows());
+      applyEpilogue(smemC, slabRows(), s * slabRows(), /*width=*/1);
     else
       copyC(/*toShared=*/false, s * slabRows());
     if (s + 1 < slabs())
@@ -1043,16 +1045,26 @@ void KernelBuilder::store(ValueRange acc) {
   }
 }
 
-/// The epilogue's body for each element of the block's tile of C (staged in
-/// `smemC`), neighbouring threads on neighbouring columns.
-void KernelBuilder::applyEpilogue(int64_t rowBase) {
-  auto loop = scf::ForOp::create(b, thread, ix.c(slabRows() * t.tileN()),
-                                 ix.c(t.threads()));
+/// The epilogue's body for `rows` rows of the block's tile of C staged in
+/// `staged` ([row][column] f32), the first of them row `rowBase` of the
+/// tile: each thread takes runs of `width` neighbouring columns of a row
+/// (epilogueWidth), neighbouring threads neighbouring runs.
+void KernelBuilder::applyEpilogue(Value staged, int64_t rows, int64_t rowBase,
+                                  int64_t width) {
+  int64_t runs = t.tileN() / width;
+  int64_t total = rows * runs;
+  auto loop = scf::ForOp::create(
+      b, ix.c(0), ix.c(llvm::divideCeil(total, t.threads())), ix.c(1));
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPointToStart(loop.getBody());
-  Value idx = loop.getInductionVar();
-  Value row = ix.div(idx, t.tileN());
-  Value col = ix.rem(idx, t.tileN());
+  Value idx = ix.add(thread, ix.mul(loop.getInductionVar(), t.threads()));
+  if (total % t.threads() != 0) {
+    auto inside = scf::IfOp::create(b, TypeRange{}, ix.lt(idx, total),
+                                    /*withElseRegion=*/false);
+    b.setInsertionPoint(inside.thenBlock()->getTerminator());
+  }
+  Value row = ix.div(idx, runs);
+  Value col = ix.mul(ix.rem(idx, runs), width);
   Value m = ix.add(ix.add(m0, rowBase), row);
   Value n = ix.add(n0, col);
   if (edge || nEdge) {
@@ -1060,9 +1072,17 @@ void KernelBuilder::applyEpilogue(int64_t rowBase) {
                                     /*withElseRegion=*/false);
     b.setInsertionPoint(inside.thenBlock()->getTerminator());
   }
-  epilogueAt(m, n, [&]() -> Value {
-    return memref::LoadOp::create(b, smemC, ValueRange{row, col});
-  });
+  if (width == 1) {
+    epilogueAt(m, n, [&]() -> Value {
+      return memref::LoadOp::create(b, staged, ValueRange{row, col});
+    });
+    return;
+  }
+  epilogueOfVector(m, n,
+                   vector::LoadOp::create(
+                       b, VectorType::get({width}, b.getF32Type()), staged,
+                       ValueRange{row, col}, /*nontemporal=*/false,
+                       llvm::Align(std::min<int64_t>(width * 4, kBytes))));
 }
 
 /// The epilogue's body for element (m, n) of C, whose accumulated value
@@ -1200,6 +1220,18 @@ void KernelBuilder::epilogueRowAt(Value m, Value n, int64_t width,
   }
 }
 
+/// The epilogue for the columns (m, n) to (m, n + k - 1) of C whose
+/// accumulated values are the k lanes of `values`, n a multiple of k: in
+/// runs as wide as epilogueRowAt can take there.
+void KernelBuilder::epilogueOfVector(Value m, Value n, Value values) {
+  int64_t lanes = cast<VectorType>(values.getType()).getNumElements();
+  int64_t width = epilogueWidth(lanes);
+  for (int64_t e = 0; e < lanes; e += width)
+    epilogueRowAt(m, ix.add(n, e), width, [&](int64_t l) -> Value {
+      return vector::ExtractOp::create(b, values, e + l);
+    });
+}
+
 SmallVector<Value> KernelBuilder::simtAccumulators(bool zeroInit) {
   auto v4 = VectorType::get({kGroup}, b.getF32Type());
   int64_t count = t.perM * kGroup * t.perN;
@@ -1281,11 +1313,7 @@ void KernelBuilder::storeSimt(ValueRange acc) {
                                   /*nontemporal=*/false, llvm::Align(16));
           continue;
         }
-        int64_t width = epilogueWidth(kGroup);
-        for (int64_t e = 0; e < kGroup; e += width)
-          epilogueRowAt(m, ix.add(n, e), width, [&](int64_t l) -> Value {
-            return vector::ExtractOp::create(b, v, e + l);
-          });
+        epilogueOfVector(m, n, v);
       }
     }
 }
@@ -1735,13 +1763,12 @@ void KernelBuilder::buildWarpgroupGemm(Value aRoot, Value bRoot, Value partials,
   nvgpu::DeviceAsyncWaitOp::create(b, group, b.getI32IntegerAttr(0));
   Value acc = loop.getResult(0);
   if (epilogue && warpgroupStagedEpilogue(t)) {
-    // C goes through the workgroup memory the tiles were in, row by row,
-    // so that each thread takes a run of neighbouring columns of it.
-    int64_t ldc = t.tileN() + kWarpgroupCPadding;
+    // C goes through the workgroup memory the tiles were in, so that each
+    // thread takes runs of neighbouring columns of a row of it.
     Value staged = memref::ViewOp::create(
         b,
-        MemRefType::get({t.tileM() * ldc}, f32, MemRefLayoutAttrInterface{},
-                        workgroup),
+        MemRefType::get({t.tileM(), t.tileN() + kWarpgroupCPadding}, f32,
+                        MemRefLayoutAttrInterface{}, workgroup),
         raw, ix.c(0), ValueRange{});
     gpu::BarrierOp::create(b); // every thread's copies and products done
     auto pairType = VectorType::get({2}, f32);
@@ -1751,33 +1778,11 @@ void KernelBuilder::buildWarpgroupGemm(Value aRoot, Value bRoot, Value partials,
         values[e] = LLVM::ExtractValueOp::create(b, acc, r + e);
       vector::StoreOp::create(
           b, vector::FromElementsOp::create(b, pairType, values), staged,
-          ValueRange{ix.add(ix.mul(row, ldc), col)},
-          /*nontemporal=*/false, llvm::Align(8));
+          ValueRange{row, col}, /*nontemporal=*/false, llvm::Align(8));
     });
     gpu::BarrierOp::create(b);
-    int64_t width = epilogueWidth(kWarpgroupEpilogueColumns);
-    int64_t runs = t.tileN() / width;
-    auto run = scf::ForOp::create(
-        b, ix.c(0), ix.c(t.tileM() * runs / t.threads()), ix.c(1));
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(run.getBody());
-    Value idx = ix.add(thread, ix.mul(run.getInductionVar(), t.threads()));
-    Value row = ix.div(idx, runs);
-    Value col = ix.mul(ix.rem(idx, runs), width);
-    Value m = ix.add(m0, row), n = ix.add(n0, col);
-    if (edge || nEdge) {
-      auto inside = scf::IfOp::create(b, TypeRange{}, exists(m, n),
-                                      /*withElseRegion=*/false);
-      b.setInsertionPoint(inside.thenBlock()->getTerminator());
-    }
-    Value values = vector::LoadOp::create(
-        b, VectorType::get({width}, f32), staged,
-        ValueRange{ix.add(ix.mul(row, ldc), col)}, /*nontemporal=*/false,
-        llvm::Align(std::min<int64_t>(width * 4, kBytes)));
-    epilogueRowAt(m, n, width, [&](int64_t l) -> Value {
-      return vector::ExtractOp::create(b, values, l);
-    });
-    b.setInsertionPointAfter(run);
+    applyEpilogue(staged, t.tileM(), /*rowBase=*/0,
+                  epilogueWidth(kWarpgroupEpilogueColumns));
     gpu::TerminatorOp::create(b);
     return;
   }
@@ -1842,11 +1847,7 @@ void KernelBuilder::buildSliceSum(Value partials) {
       batch = cBatch = ix.div(flat, g.m * g.n);
       Value m = ix.rem(ix.div(flat, g.n), g.m);
       Value n = ix.rem(flat, g.n);
-      int64_t width = epilogueWidth(kGroup);
-      for (int64_t e = 0; e < kGroup; e += width)
-        epilogueRowAt(m, ix.add(n, e), width, [&](int64_t l) -> Value {
-          return vector::ExtractOp::create(b, sum, e + l);
-        });
+      epilogueOfVector(m, n, sum);
     }
   }
   gpu::TerminatorOp::create(b);

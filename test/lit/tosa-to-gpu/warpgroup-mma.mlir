@@ -94,12 +94,12 @@ func.func @wgmma(%a: memref<4096x512xf16>, %b: memref<1x512x1152xf16>, %c: memre
 // CHECK-LABEL: func.func @wgmma_epilogue
 // CHECK: nvvm.wgmma.wait.group.sync.aligned 0
 // CHECK: nvgpu.device_async_wait %{{.*}} {numGroups = 0 : i32}
-// CHECK: %[[C:.*]] = memref.view %{{.*}} to memref<17408xf32, #gpu.address_space<workgroup>>
+// CHECK: %[[C:.*]] = memref.view %{{.*}} to memref<128x136xf32, #gpu.address_space<workgroup>>
 // CHECK-NEXT: gpu.barrier
-// CHECK-COUNT-32: vector.store %{{.*}}, %[[C]][%{{.*}}] {alignment = 8 : i64} : memref<17408xf32, #gpu.address_space<workgroup>>, vector<2xf32>
+// CHECK-COUNT-32: vector.store %{{.*}}, %[[C]][%{{.*}}, %{{.*}}] {alignment = 8 : i64} : memref<128x136xf32, #gpu.address_space<workgroup>>, vector<2xf32>
 // CHECK: gpu.barrier
 // CHECK: scf.for
-// CHECK: vector.load %[[C]][%{{.*}}] {alignment = 16 : i64} : memref<17408xf32, #gpu.address_space<workgroup>>, vector<8xf32>
+// CHECK: vector.load %[[C]][%{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<128x136xf32, #gpu.address_space<workgroup>>, vector<8xf32>
 // CHECK: vector.load %{{.*}}[%{{.*}}] {alignment = 16 : i64} : memref<1152xf32>, vector<8xf32>
 // CHECK-COUNT-8: arith.truncf
 // CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<1x4096x1152xf16>, vector<8xf16>

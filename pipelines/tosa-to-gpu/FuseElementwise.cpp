@@ -24,6 +24,7 @@
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Interfaces/CastInterfaces.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -32,12 +33,64 @@ using namespace mlir;
 namespace onnx_tosa {
 namespace {
 
+/// Whether `op` only broadcasts smaller tensors, converting them at most:
+/// each input has fewer elements than the result, and the body is casts.
+/// Computing it again in each of its users costs a load of a small tensor
+/// where materializing it costs writing the whole result and reading it in
+/// every user. (ResNet-50 with untrained batch norms: every convolution's
+/// folded bias is zero, the biases of a width one constant, and its
+/// broadcast to the accumulator's shape, 100 MB of f32 at batch 32, was
+/// written once and read by each convolution's epilogue.)
+bool isBroadcast(Operation *op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || generic.getNumDpsInits() != 1 ||
+      generic.getNumReductionLoops() != 0 ||
+      !generic.getMatchingBlockArgument(generic.getDpsInitOperand(0))
+           .use_empty())
+    return false;
+  auto result = dyn_cast<RankedTensorType>(generic->getResult(0).getType());
+  if (!result || !result.hasStaticShape())
+    return false;
+  for (OpOperand *in : generic.getDpsInputOperands()) {
+    auto type = dyn_cast<RankedTensorType>(in->get().getType());
+    if (type && (!type.hasStaticShape() ||
+                 type.getNumElements() >= result.getNumElements()))
+      return false;
+  }
+  return llvm::all_of(generic.getBody()->without_terminator(),
+                      [](Operation &x) { return isa<CastOpInterface>(x); });
+}
+
+/// Whether `op` reads a contraction's (matmul's, convolution's) result
+/// other than through `except`.
+bool readsContraction(Operation *op, OpOperand *except = nullptr) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp)
+    return false;
+  return llvm::any_of(linalgOp.getDpsInputOperands(), [&](OpOperand *in) {
+    auto producer = in->get().getDefiningOp<linalg::LinalgOp>();
+    return in != except && producer &&
+           (linalg::isaContractionOpInterface(producer) ||
+            linalg::isaConvolutionOpInterface(producer));
+  });
+}
+
 /// Fuse the producer of `operand` into its user when the producer has no
-/// other user and the user reads each of its elements in one iteration only
-/// (the operand's indexing map is a permutation of all the user's loops).
+/// other user (or is a broadcast) and the user reads each of its elements in
+/// one iteration only (the operand's indexing map is a permutation of all
+/// the user's loops). An op that reads a contraction's result is the start
+/// of that contraction's epilogue (the tensor-core kernels take it in): it
+/// is not fused into a user that already reads another contraction's, or
+/// that contraction would store its f32 accumulators and the epilogue of
+/// the other would read them. (ResNet-50's residual blocks with a
+/// projection: the projection's f16 conversion went into the sum with the
+/// main path, which then read the projection's 100 MB of f32 at batch 32.)
 bool fuseWithoutRecompute(OpOperand *operand) {
   Operation *producer = operand->get().getDefiningOp();
-  if (!producer || !producer->hasOneUse())
+  if (!producer || !(producer->hasOneUse() || isBroadcast(producer)))
+    return false;
+  if (readsContraction(producer) &&
+      readsContraction(operand->getOwner(), operand))
     return false;
   auto consumer = dyn_cast<linalg::LinalgOp>(operand->getOwner());
   if (!consumer || consumer.getNumReductionLoops() == 0)

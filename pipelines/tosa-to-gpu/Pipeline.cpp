@@ -267,6 +267,9 @@ void buildTosaToLinalgPipeline(OpPassManager &pm,
                       // each of them cancel through the elementwise ops
                       // between (on ResNet-50, 102 transposes become 7).
                       "tosa-reduce-transposes)");
+  // Elementwise ops after a matmul's reshape back to ONNX's shape move
+  // above it, so that they become the matmul kernel's epilogue.
+  pm.addNestedPass<func::FuncOp>(createSinkReshapesPass());
   // Our own lowerings of the ops upstream's tosa-to-linalg gets wrong.
   pm.addNestedPass<func::FuncOp>(createUpstreamWorkaroundsPass());
   addPassPipeline(pm,
@@ -344,6 +347,7 @@ void registerTosaToGpuPasses() {
   PassRegistration<CopyToLinalgPass>();
   registerPass([] { return createDistributeLoopsPass(256); });
   registerPass(createUpstreamWorkaroundsPass);
+  registerPass(createSinkReshapesPass);
   registerPass(createSplitReductionsPass);
   registerPass([] { return createFuseElementwisePass(); });
   registerPass(createCoarsenContractionsPass);

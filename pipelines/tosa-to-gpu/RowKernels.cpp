@@ -1,4 +1,5 @@
-//===- RowKernels.cpp - Row reductions and their neighbours, one kernel ----===//
+//===- RowKernels.cpp - Row reductions and their neighbours, one kernel
+//----===//
 //
 // `onnx-tosa-row-kernels` (linalg on buffers) gives each reduction over the
 // innermost dimensions of rows of at most 8192 elements (Softmax,
@@ -15,9 +16,13 @@
 // threads read neighbouring elements. A reduction folds a thread's elements
 // with the op's own body, then combines the threads' partial results in
 // workgroup memory (a tree of log2 T steps between barriers), after which
-// every thread has the row's result. Values are written to memory only
-// where an op outside the kernel reads them; a buffer only the kernel used
-// is no longer needed.
+// every thread has the row's result; with subgroup reductions, in the
+// subgroups first (warp shuffles), then their results in workgroup memory.
+// Where the subgroup size is fixed (32 on CUDA) and a row is at most 16
+// elements per lane, each row is one subgroup's instead, several rows to a
+// workgroup, and no reduction needs a barrier. Values are written to
+// memory only where an op outside the kernel reads them; a buffer only the
+// kernel used is no longer needed.
 //
 // An op joins only if what it reads from the kernel's own results is read
 // at the element (or row) that was computed for it, and the kernel reads
@@ -284,10 +289,17 @@ struct SubgroupReduction {
 };
 
 /// The subgroup reduction that does what `combiner` does, for 32-bit
-/// values (subgroup operations on other widths are optional in Vulkan).
+/// values (subgroup operations on other widths are optional in Vulkan),
+/// and for 16-bit floats the maxima and minima, which are exact in f32
+/// (softmax's row maximum in fp16 models).
 std::optional<gpu::AllReduceOperation> subgroupKindOf(Operation *combiner) {
   Type type = combiner->getResult(0).getType();
-  if (!type.isIntOrFloat() || type.getIntOrFloatBitWidth() != 32)
+  if (!type.isIntOrFloat())
+    return std::nullopt;
+  if (type.getIntOrFloatBitWidth() != 32 &&
+      !(isa<FloatType>(type) && type.getIntOrFloatBitWidth() == 16 &&
+        isa<arith::MaximumFOp, arith::MinimumFOp, arith::MaxNumFOp,
+            arith::MinNumFOp>(combiner)))
     return std::nullopt;
   using Kind = gpu::AllReduceOperation;
   return TypeSwitch<Operation *, std::optional<Kind>>(combiner)
@@ -319,6 +331,7 @@ public:
   void build(const SubgroupReduction &subgroups);
 
 private:
+  int64_t warpRows(const SubgroupReduction &subgroups) const;
   RowShape shape;
   int64_t threads;
   SmallVector<Operation *> ops;
@@ -580,8 +593,14 @@ Value RowKernel::combineInSubgroups(ImplicitLocOpBuilder &b, Value partial,
   auto load = [&](Value i) {
     return memref::LoadOp::create(b, scratch, ValueRange{i});
   };
-  Value mine = gpu::SubgroupReduceOp::create(b, partial, kind,
-                                             /*uniform=*/true);
+  // 16-bit maxima and minima go through f32 (exactly).
+  Type type = partial.getType();
+  Value mine = type.isF32() || !isa<FloatType>(type)
+                   ? partial
+                   : arith::ExtFOp::create(b, b.getF32Type(), partial);
+  mine = gpu::SubgroupReduceOp::create(b, mine, kind, /*uniform=*/true);
+  if (mine.getType() != type)
+    mine = arith::TruncFOp::create(b, type, mine);
   if (subgroupSize > 0 && threads <= subgroupSize)
     return mine;
   Value lane, subgroup, count;
@@ -687,6 +706,32 @@ void RowKernel::emitReduction(ImplicitLocOpBuilder &b, linalg::LinalgOp op,
   write(b, op, *init, idx, 0, result);
 }
 
+/// Rows per workgroup when each row is one subgroup's (a warp's, on CUDA,
+/// whose size is fixed), 0 if not: rows of up to kMaxPerThread elements per
+/// lane, all of whose reductions combine in the subgroup, so that no row
+/// needs a barrier or workgroup memory. Up to 8 rows (256 threads) to a
+/// workgroup, fewer where that leaves under two workgroups per
+/// multiprocessor of an H100/H200. On BERT-base's attention scores (rows of
+/// 128) the kernel was one 128-thread workgroup per row, 7 barriers per
+/// reduction.
+int64_t RowKernel::warpRows(const SubgroupReduction &subgroups) const {
+  int64_t lanes = subgroups.size;
+  if (!subgroups.enabled || lanes == 0 || shape.rowSize % lanes != 0 ||
+      shape.rowSize / lanes > kMaxPerThread)
+    return 0;
+  for (Operation *op : ops)
+    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+        linalgOp && !isa<linalg::FillOp>(op) &&
+        linalgOp.getNumReductionLoops() > 0 &&
+        !subgroupKindOf(combinerOf(linalgOp)))
+      return 0;
+  constexpr int64_t kWorkgroups = 2 * 132;
+  for (int64_t rows : {8, 4, 2})
+    if (shape.numRows % rows == 0 && shape.numRows / rows >= kWorkgroups)
+      return rows;
+  return 1;
+}
+
 void RowKernel::build(const SubgroupReduction &subgroups) {
   Operation *last = ops.back();
   ImplicitLocOpBuilder b(last->getLoc(), last);
@@ -701,13 +746,23 @@ void RowKernel::build(const SubgroupReduction &subgroups) {
       scratchTypes.push_back(MemRefType::get(
           {threads}, getElementTypeOrSelf(linalgOp.getDpsInits()[0].getType()),
           MemRefLayoutAttrInterface{}, workgroup));
+  int64_t rowsPerBlock = warpRows(subgroups);
+  if (rowsPerBlock) {
+    threads = subgroups.size;
+    scratchTypes.clear();
+  }
   auto launch = gpu::LaunchOp::create(
-      b, c(shape.numRows), c(1), c(1), c(threads), c(1), c(1),
+      b, c(shape.numRows / std::max<int64_t>(rowsPerBlock, 1)), c(1), c(1),
+      c(threads), c(std::max<int64_t>(rowsPerBlock, 1)), c(1),
       /*dynamicSharedMemorySize=*/{}, /*asyncTokenType=*/{},
       /*asyncDependencies=*/{}, scratchTypes);
   b.setInsertionPointToStart(&launch.getBody().front());
   thread = launch.getThreadIds().x;
   row = launch.getBlockIds().x;
+  if (rowsPerBlock)
+    row =
+        arith::AddIOp::create(b, arith::MulIOp::create(b, row, c(rowsPerBlock)),
+                              launch.getThreadIds().y);
   for (int64_t e = 0; e < shape.rowSize / threads; ++e)
     elements.push_back(arith::AddIOp::create(b, thread, c(e * threads)));
   unsigned nextScratch = 0;
@@ -716,9 +771,12 @@ void RowKernel::build(const SubgroupReduction &subgroups) {
       continue;
     auto linalgOp = cast<linalg::LinalgOp>(op);
     if (linalgOp.getNumReductionLoops() > 0)
-      emitReduction(b, linalgOp,
-                    launch.getWorkgroupAttributions()[nextScratch++],
-                    subgroups);
+      emitReduction(
+          b, linalgOp,
+          rowsPerBlock
+              ? Value()
+              : Value(launch.getWorkgroupAttributions()[nextScratch++]),
+          subgroups);
     else
       emitElementwise(b, linalgOp);
   }

@@ -103,6 +103,9 @@ std::unique_ptr<mlir::Pass> createCopyToLinalgPass();
 /// upstream bug): RESCALE to i64 and with INEXACT_ROUND, floating-point
 /// MAX_POOL2D, integer bilinear RESIZE.
 std::unique_ptr<mlir::Pass> createUpstreamWorkaroundsPass();
+/// onnx-tosa-sink-reshapes (TOSA): elementwise ops move above the reshapes
+/// they read, next to what the reshape's input came from (SinkReshapes.cpp).
+std::unique_ptr<mlir::Pass> createSinkReshapesPass();
 
 /// `onnx-tosa-split-reductions`: a reduction over few, long rows (fewer
 /// parallel iterations than can fill the GPU) becomes two: partial results

@@ -475,7 +475,8 @@ Tiling warpgroupTiling(int64_t rows, int64_t cols) {
 /// its tilings on BERT's matmul shapes and 4096^3 (benchmarks/
 /// gemm_tilings.py --warpgroup, H200): the largest of 128x128, 64x128 and
 /// 64x64 whose blocks are two or more per multiprocessor (128x128 only at
-/// 4096^3, 64x128 for BERT's b8 FFN up and QKV), else 64x64; where that
+/// 4096^3, 64x128 for BERT's b8 FFN up and QKV), else 64x64 (64x128 for a
+/// matmul whose 64x64 blocks would take twice the rounds); where that
 /// leaves multiprocessors idle and `split`, K in as many slices of 16 steps
 /// or more as keep the blocks within one per multiprocessor (BERT's b1 FFN
 /// down: 3; the b1 projections, 12 steps, were faster unsplit). 3 copies of
@@ -493,12 +494,20 @@ std::optional<Tiling> chooseWarpgroupTiling(const Gemm &g, bool split) {
     return g.batch * llvm::divideCeil(g.m, t.tileM()) *
            llvm::divideCeil(g.n, t.tileN());
   };
-  Tiling t = tilings[2];
-  for (const Tiling &candidate : tilings)
-    if (blocks(candidate) >= 2 * kSmCount) {
-      t = candidate;
-      break;
-    }
+  const Tiling *chosen = llvm::find_if(
+      tilings, [&](const Tiling &x) { return blocks(x) >= 2 * kSmCount; });
+  Tiling t = chosen != std::end(tilings) ? *chosen : tilings[2];
+  // A matmul whose 64x64 tiles take two rounds of the multiprocessors where
+  // 64x128 ones take one (BERT's b8 N = 768 GEMMs: 192 blocks against 96)
+  // has the wider tiles: FFN down (1024x768x3072) 0.0227 -> 0.0193 ms,
+  // attention output (1024x768x768) 0.0095 -> 0.0090 (H100, benchmarks/
+  // results/gemm-tilings-2026-12-06/sweep7-n768-h100.md).
+  auto rounds = [&](const Tiling &x) {
+    return llvm::divideCeil(blocks(x), kSmCount);
+  };
+  if (chosen == std::end(tilings) && g.kh == 0 &&
+      2 * blocks(tilings[1]) >= kSmCount && rounds(t) >= 2 * rounds(tilings[1]))
+    t = tilings[1];
   int64_t steps = llvm::divideCeil(g.k, kWarpgroupK);
   if (split && blocks(t) < kSmCount)
     for (int64_t s = 2; steps / s >= kMinWarpgroupSliceSteps; ++s)

@@ -31,11 +31,16 @@ MODELS = {
     # second kernel sums them and applies the epilogue.
     "wg_split_k": (lambda n: matmul_bias_relu(n, [256, 4096],
                                               [4096, 512]), 64),
-    # BERT's attention output projection at batch 8: 64x64 tiles.
-    "wg_64x64": (lambda n: matmul(n, [1024, 768], [768, 768]), 64),
-    # Both operands inputs, 12 batches of one K step.
+    # 1024 x 1536 in 64x64 tiles: 384 blocks, where 64x128 would be 192
+    # (fewer than two per multiprocessor).
+    "wg_64x64": (lambda n: matmul(n, [1024, 768], [768, 1536]), 64),
+    # BERT's attention output projection at batch 8: 64x128 tiles, one
+    # round of 96 blocks where 64x64 would take two (192).
+    "wg_n768": (lambda n: matmul(n, [1024, 768], [768, 768]), 128),
+    # Both operands inputs, 12 batches of one K step: 64x128 tiles (96
+    # blocks) by the same rule.
     "wg_batched": (lambda n: matmul(n, [12, 256, 64], [12, 64, 256],
-                                    weight=False), 64),
+                                    weight=False), 128),
     # 3x3 convolution, padding 1, 25088 output pixels in 64x128 tiles: C
     # starts from the bias, ReLU after it.
     "wg_conv3x3": (lambda n: conv_relu(n, [32, 64, 28, 28],

@@ -270,6 +270,9 @@ void buildTosaToLinalgPipeline(OpPassManager &pm,
   // Elementwise ops after a matmul's reshape back to ONNX's shape move
   // above it, so that they become the matmul kernel's epilogue.
   pm.addNestedPass<func::FuncOp>(createSinkReshapesPass());
+  // The tensor-core kernels read whole vectors of 8 input channels.
+  if (options.tensorCores)
+    pm.addNestedPass<func::FuncOp>(createPadConvChannelsPass());
   // Our own lowerings of the ops upstream's tosa-to-linalg gets wrong.
   pm.addNestedPass<func::FuncOp>(createUpstreamWorkaroundsPass());
   addPassPipeline(pm,
@@ -348,6 +351,7 @@ void registerTosaToGpuPasses() {
   registerPass([] { return createDistributeLoopsPass(256); });
   registerPass(createUpstreamWorkaroundsPass);
   registerPass(createSinkReshapesPass);
+  registerPass(createPadConvChannelsPass);
   registerPass(createSplitReductionsPass);
   registerPass([] { return createFuseElementwisePass(); });
   registerPass(createCoarsenContractionsPass);

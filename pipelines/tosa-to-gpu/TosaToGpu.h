@@ -106,6 +106,9 @@ std::unique_ptr<mlir::Pass> createUpstreamWorkaroundsPass();
 /// onnx-tosa-sink-reshapes (TOSA): elementwise ops move above the reshapes
 /// they read, next to what the reshape's input came from (SinkReshapes.cpp).
 std::unique_ptr<mlir::Pass> createSinkReshapesPass();
+/// onnx-tosa-pad-conv-channels (TOSA): f16/bf16 convolutions with fewer
+/// than 8 input channels get 8, zero (PadChannels.cpp).
+std::unique_ptr<mlir::Pass> createPadConvChannelsPass();
 
 /// `onnx-tosa-split-reductions`: a reduction over few, long rows (fewer
 /// parallel iterations than can fill the GPU) becomes two: partial results

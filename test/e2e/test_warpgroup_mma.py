@@ -45,6 +45,12 @@ MODELS = {
     # starts from the bias, ReLU after it.
     "wg_conv3x3": (lambda n: conv_relu(n, [32, 64, 28, 28],
                                        [128, 64, 3, 3]), 128),
+    # An image's 3 channels, 7x7 stride 2 (ResNet-50's stem at batch 16):
+    # padded to 8 zero channels so that A's vectors are whole; 16384 output
+    # pixels in 64x64 tiles.
+    "wg_conv_3_channels": (lambda n: conv(n, [16, 3, 64, 64], [64, 3, 7, 7],
+                                          strides=[2, 2], pads=[3, 3, 3, 3]),
+                           64),
     # 9000 output pixels in 64x64 tiles (the last row tile cut) starting
     # from the bias, stride 2.
     "wg_conv_cut": (lambda n: conv(n, [10, 64, 60, 60], [128, 64, 3, 3],

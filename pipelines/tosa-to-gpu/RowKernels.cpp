@@ -1,5 +1,4 @@
-//===- RowKernels.cpp - Row reductions and their neighbours, one kernel
-//----===//
+//===- RowKernels.cpp - Row reductions and their neighbours, one kernel -===//
 //
 // `onnx-tosa-row-kernels` (linalg on buffers) gives each reduction over the
 // innermost dimensions of rows of at most 8192 elements (Softmax,

@@ -724,9 +724,8 @@ int64_t RowKernel::warpRows(const SubgroupReduction &subgroups) const {
         linalgOp.getNumReductionLoops() > 0 &&
         !subgroupKindOf(combinerOf(linalgOp)))
       return 0;
-  constexpr int64_t kWorkgroups = 2 * 132;
   for (int64_t rows : {8, 4, 2})
-    if (shape.numRows % rows == 0 && shape.numRows / rows >= kWorkgroups)
+    if (shape.numRows % rows == 0 && shape.numRows / rows >= 2 * kSmCount)
       return rows;
   return 1;
 }

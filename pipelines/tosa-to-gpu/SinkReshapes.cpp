@@ -73,9 +73,9 @@ struct SinkReshape : RewritePattern {
     RankedTensorType source;
     for (OpOperand *operand : operands)
       if (auto reshape = operand->get().getDefiningOp<tosa::ReshapeOp>())
-        if (RankedTensorType in = staticType(reshape.getInput1());
-            in && staticType(operand->get()) &&
-            staticType(operand->get()).getShape() == result.getShape()) {
+        if (RankedTensorType in = staticType(reshape.getInput1()),
+            out = staticType(reshape.getResult());
+            in && out && out.getShape() == result.getShape()) {
           source = in;
           break;
         }

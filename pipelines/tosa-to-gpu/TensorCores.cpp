@@ -94,7 +94,6 @@ constexpr int64_t kWarpSize = 32;
 constexpr int64_t kTileK = 32;    // K elements per shared-memory step
 constexpr int64_t kBytes = 16;    // global loads; shared-memory row padding
 constexpr int64_t kCPadding = 4;  // floats added to each row of staged C
-constexpr int64_t kSmCount = 132;  // H100/H200 streaming multiprocessors
 constexpr int64_t kMinWarpsPerSm = 4;  // to hide memory latency at all
 constexpr int64_t kMinSliceSteps = 8;  // K steps of a slice of a split K
 constexpr int64_t kSimtWarpsPerSm = 10; // CUDA cores: see chooseTiling

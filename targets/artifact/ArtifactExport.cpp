@@ -182,9 +182,11 @@ Exporter::run(Target target,
            std::make_pair(b.first.size(), b.first);
   });
   std::map<std::string, uint32_t> moduleIndex;
-  std::map<std::vector<uint8_t>, uint32_t> binaryIndex;
+  llvm::DenseMap<StringRef, uint32_t> binaryIndex; // views of `mods`
   for (const auto &[name, binary] : ordered) {
-    auto [it, first] = binaryIndex.try_emplace(*binary, out.modules.size());
+    StringRef bytes(reinterpret_cast<const char *>(binary->data()),
+                    binary->size());
+    auto [it, first] = binaryIndex.try_emplace(bytes, out.modules.size());
     moduleIndex[name] = it->second;
     if (first)
       out.modules.push_back({name, *binary});

@@ -140,6 +140,16 @@ uint64_t parseSeed(const std::string &s) {
   return v;
 }
 
+/// `value` as a count in lo..hi; else fails with `usage` and the value.
+unsigned parseCount(const std::string &value, unsigned long lo,
+                    unsigned long hi, const std::string &usage) {
+  char *end = nullptr;
+  unsigned long n = std::strtoul(value.c_str(), &end, 10);
+  if (value.empty() || *end || value[0] == '-' || n < lo || n > hi)
+    fail(usage + ", got '" + value + "'");
+  return static_cast<unsigned>(n);
+}
+
 Options parseArgs(int argc, char **argv) {
   Options o;
   for (int i = 1; i < argc; ++i) {
@@ -164,29 +174,18 @@ Options parseArgs(int argc, char **argv) {
         fail("--output-dir needs a directory");
       o.outputDir = value;
     } else if (flagValue(argc, argv, i, "--benchmark", value)) {
-      char *end = nullptr;
-      unsigned long n = std::strtoul(value.c_str(), &end, 10);
-      if (value.empty() || *end || n == 0 || n > 1000000)
-        fail("--benchmark expects a run count in 1..1000000, got '" + value +
-             "'");
-      o.benchmark = static_cast<unsigned>(n);
+      o.benchmark = parseCount(value, 1, 1000000,
+                               "--benchmark expects a run count in 1..1000000");
     } else if (arg == "--profile") {
       o.profile = 20;
     } else if (arg.rfind("--profile=", 0) == 0) {
-      std::string n = arg.substr(10);
-      char *end = nullptr;
-      unsigned long v = std::strtoul(n.c_str(), &end, 10);
-      if (n.empty() || *end || v == 0 || v > 10000)
-        fail("--profile expects a repetition count in 1..10000, got '" + n +
-             "'");
-      o.profile = static_cast<unsigned>(v);
+      o.profile =
+          parseCount(arg.substr(10), 1, 10000,
+                     "--profile expects a repetition count in 1..10000");
     } else if (flagValue(argc, argv, i, "--profile-rows", value)) {
-      char *end = nullptr;
-      unsigned long n = std::strtoul(value.c_str(), &end, 10);
-      if (value.empty() || *end || value[0] == '-' || n > 1000000)
-        fail("--profile-rows expects a count in 0..1000000 (0: all), got '" +
-             value + "'");
-      o.profileRows = static_cast<unsigned>(n);
+      o.profileRows =
+          parseCount(value, 0, 1000000,
+                     "--profile-rows expects a count in 0..1000000 (0: all)");
     } else if (arg == "--quiet" || arg == "-q") {
       o.quiet = true;
     } else if (arg.size() > 1 && arg[0] == '-') {

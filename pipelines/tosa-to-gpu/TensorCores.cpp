@@ -172,10 +172,32 @@ int64_t stagedRows(const Tiling &t) {
   return t.stages > 1 ? kFragment : t.perM * kFragment;
 }
 
-/// A contraction as a batch of GEMMs C[b] += A[b] x B[b], C and B dense
-/// row-major [M, N] and [K, N] per batch, A given by where element (m, k)
-/// of batch b is in its buffer (consecutive k in a row of a matmul, or in
-/// one filter position of a convolution, are consecutive in memory).
+/// One of the dimensions an operand's index splits into: its extent, and
+/// its stride in the operand's buffer.
+struct Factor {
+  int64_t extent, stride;
+};
+
+/// Where the elements of an operand that is not dense and row-major are in
+/// its buffer: an offset, and the factors (outermost first) that each of
+/// its indices splits into — the batch, the rows (A: m, B: k) and the
+/// columns (A: k, B: n). An operand read through a transpose the kernel
+/// takes the place of (foldedTranspose): BERT's heads, read out of the QKV
+/// projection's result where they are every 64 columns of a 2304-wide row.
+struct Layout {
+  int64_t offset = 0;
+  SmallVector<Factor, 2> batch, rows, cols;
+  /// Whether the operand's rows, not its columns, are consecutive in
+  /// memory: B read K-major (a transposed K in attention's Q K^T).
+  bool rowsContiguous() const { return rows.back().stride == 1; }
+};
+
+/// A contraction as a batch of GEMMs C[b] += A[b] x B[b], C dense row-major
+/// [M, N] per batch; B dense row-major [K, N] per batch, or as `bLayout`
+/// says; A given by where element (m, k) of batch b is in its buffer
+/// (consecutive k in a row of a matmul, or in one filter position of a
+/// convolution, are consecutive in memory; a matmul's A as `aLayout` says
+/// when it has one).
 struct Gemm {
   int64_t batch, m, n, k;
   Type element; // of A and B: f16, or f32 (read as tf32 on tensor cores)
@@ -185,6 +207,9 @@ struct Gemm {
   // that TOSA expresses as a slice, say).
   int64_t offN = 0, offH = 0, offW = 0;
   int64_t strideH = 1, strideW = 1, dilationH = 1, dilationW = 1;
+  std::optional<Layout> aLayout = std::nullopt, bLayout = std::nullopt;
+  /// B's tiles are read K-major (only the warpgroup kernel can).
+  bool kMajorB() const { return bLayout && bLayout->rowsContiguous(); }
 };
 
 /// The element type of A and B when `op` takes f16 or f32 operands (both
@@ -604,9 +629,32 @@ Value flatView(ImplicitLocOpBuilder &b, Value root) {
                                            {type.getNumElements()}, {1});
 }
 
+/// Where element (row, col) of batch `batch` of an operand laid out as
+/// `layout` is.
+Value layoutOffset(IndexBuilder &ix, const Layout &layout, Value batch,
+                   Value row, Value col) {
+  Value offset = ix.c(layout.offset);
+  auto add = [&](ArrayRef<Factor> factors, Value index) {
+    int64_t inner = 1;
+    for (auto [i, f] : llvm::enumerate(llvm::reverse(factors))) {
+      Value x = ix.div(index, inner);
+      if (i + 1 != factors.size())
+        x = ix.rem(x, f.extent);
+      offset = ix.add(offset, ix.mul(x, f.stride));
+      inner *= f.extent;
+    }
+  };
+  add(layout.batch, batch);
+  add(layout.rows, row);
+  add(layout.cols, col);
+  return offset;
+}
+
 /// Where element (m, k) of A is, for batch `batch`; `m` is a valid row.
 Value aOffset(IndexBuilder &ix, const Gemm &g, Value batch, Value m,
               Value k) {
+  if (g.aLayout)
+    return layoutOffset(ix, *g.aLayout, batch, m, k);
   if (g.kh == 0)
     return ix.add(ix.mul(batch, g.m * g.k), ix.add(ix.mul(m, g.k), k));
   // m = (n, y, x) over the output, k = (i, j, ch) over the filter; the input
@@ -749,6 +797,8 @@ private:
   }
   /// Where element (k, n) of this batch's B is.
   Value bOffset(Value k, Value n) {
+    if (g.bLayout)
+      return layoutOffset(ix, *g.bLayout, batch, k, n);
     return ix.add(ix.mul(batch, g.k * g.n), ix.add(ix.mul(k, g.n), n));
   }
   SmallVector<TilePiece> loadTiles(Value k0);
@@ -1586,10 +1636,27 @@ Value KernelBuilder::copyWarpgroupTiles(Value k0, Value stageStart,
          aOffset(ix, g, batch, aRow(row), kEdge ? ix.min(k, g.k - v) : k),
          inside);
   }
-  // B: row k of the tile is tileN / 8 vectors, 8 of each column block.
   bool nEdge = g.n % t.tileN() != 0;
-  int64_t perRow = t.tileN() / v;
   Value startB = ix.add(stageStart, warpgroupStageA(t));
+  if (g.kMajorB()) {
+    // B K-major: laid out as A is, a row of 64 K per column of the tile.
+    for (int64_t i = 0; i < t.tileN() * rowVectors / t.threads(); ++i) {
+      Value idx = ix.add(thread, i * t.threads());
+      Value row = ix.div(idx, rowVectors);
+      Value vector = ix.rem(idx, rowVectors);
+      Value k = ix.add(k0, ix.mul(vector, v));
+      Value n = ix.add(n0, row);
+      Value kInside = kEdge ? ix.lt(k, g.k) : Value();
+      Value nInside = nEdge ? ix.lt(n, g.n) : Value();
+      copy(ix.add(startB, swizzled(ix.div(row, 8), row, vector)), bm,
+           bOffset(kEdge ? ix.min(k, g.k - v) : k,
+                   nEdge ? ix.min(n, g.n - 1) : n),
+           ix.both(kInside, nInside));
+    }
+    return nvgpu::DeviceAsyncCreateGroupOp::create(b, token, copies);
+  }
+  // B: row k of the tile is tileN / 8 vectors, 8 of each column block.
+  int64_t perRow = t.tileN() / v;
   for (int64_t i = 0; i < kWarpgroupK * perRow / t.threads(); ++i) {
     Value idx = ix.add(thread, i * t.threads());
     Value row = ix.div(idx, perRow);
@@ -1672,7 +1739,8 @@ void KernelBuilder::buildWarpgroupGemm(Value aRoot, Value bRoot, Value partials,
   // stride byte offsets, all in units of 16 bytes, and the 128-byte swizzle
   // (1 in bits 62-63). A (K-major): 8-row blocks 1024 bytes apart (the
   // leading offset is unused by the swizzled layout). B (N-major): column
-  // blocks of 64 1024 bytes apart, 8-row blocks tileN / 64 x 1024 bytes.
+  // blocks of 64 1024 bytes apart, 8-row blocks tileN / 64 x 1024 bytes;
+  // K-major (kMajorB), as A, 8 columns a block.
   auto descriptor = [&](Value byteAddress, int64_t leading,
                         int64_t stride) -> Value {
     Value x = arith::IndexCastOp::create(b, i64, byteAddress);
@@ -1745,16 +1813,20 @@ void KernelBuilder::buildWarpgroupGemm(Value aRoot, Value bRoot, Value partials,
       Value descA =
           descriptor(ix.add(ix.add(start, warpgroupRows), kk * kFragment * 2),
                      kBytes, kSwizzleBytes);
+      Value startB = ix.add(start, warpgroupStageA(t) * 2);
       Value descB =
-          descriptor(ix.add(start, warpgroupStageA(t) * 2 +
-                                       kk * 2 * blocksN * kSwizzleBytes),
-                     kSwizzleBytes, blocksN * kSwizzleBytes);
+          g.kMajorB()
+              ? descriptor(ix.add(startB, kk * kFragment * 2), kBytes,
+                           kSwizzleBytes)
+              : descriptor(ix.add(startB, kk * 2 * blocksN * kSwizzleBytes),
+                           kSwizzleBytes, blocksN * kSwizzleBytes);
       acc = NVVM::WgmmaMmaAsyncOp::create(
           b, accType, acc, descA, descB,
           NVVM::MMAShapeAttr::get(ctx, 64, t.tileN(), kFragment),
           NVVM::WGMMATypes::f16, NVVM::WGMMATypes::f16, NVVM::WGMMATypes::f32,
           NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
-          NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row, NVVM::MMALayout::row,
+          NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
+          g.kMajorB() ? NVVM::MMALayout::col : NVVM::MMALayout::row,
           /*satfinite=*/NVVM::MMAIntOverflowAttr{});
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(b);
@@ -1888,6 +1960,34 @@ bool mayWriteAny(Operation *op, ArrayRef<Value> bases) {
   });
 }
 
+/// Whether `op` (a linalg op, or a kernel this pass built, say) may write
+/// buffer `base` through any view of it: one of its ops or nested ops has
+/// a write effect on such a view or on memory it does not name, or has no
+/// known effects and takes such a view.
+bool mayWrite(Operation *op, Value base) {
+  auto isBase = [&](Value v) {
+    return v && isa<MemRefType>(v.getType()) && viewSource(v) == base;
+  };
+  WalkResult result = op->walk([&](Operation *inner) {
+    if (isMemoryEffectFree(inner) ||
+        inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>())
+      return WalkResult::advance();
+    auto effects = dyn_cast<MemoryEffectOpInterface>(inner);
+    if (!effects)
+      return llvm::any_of(inner->getOperands(), isBase)
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
+    SmallVector<MemoryEffects::EffectInstance> list;
+    effects.getEffects(list);
+    for (const MemoryEffects::EffectInstance &e : list)
+      if (isa<MemoryEffects::Write>(e.getEffect()) &&
+          (!e.getValue() || isBase(e.getValue())))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return result.wasInterrupted();
+}
+
 /// How far the searches below look past unrelated ops.
 constexpr int kSearchWindow = 16;
 
@@ -1923,6 +2023,122 @@ bool onlyUsedBy(Value root, ArrayRef<Operation *> users) {
     }
   }
   return true;
+}
+
+/// The dense buffer with an identity layout that `v` is a view of through
+/// subview and expand/collapse_shape ops, when `v`'s layout is static
+/// strides and an offset, which such views keep relative to the start of
+/// that buffer.
+Value stridedRoot(Value v) {
+  auto type = dyn_cast<MemRefType>(v.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (!type || !type.hasStaticShape() ||
+      failed(type.getStridesAndOffset(strides, offset)) ||
+      ShapedType::isDynamic(offset) ||
+      llvm::any_of(strides, ShapedType::isDynamic))
+    return {};
+  while (Operation *def = v.getDefiningOp()) {
+    if (!isa<memref::SubViewOp, memref::ExpandShapeOp, memref::CollapseShapeOp>(
+            def))
+      break;
+    v = def->getOperand(0);
+  }
+  auto root = dyn_cast<MemRefType>(v.getType());
+  return root && root.hasStaticShape() && root.getLayout().isIdentity()
+             ? v
+             : Value();
+}
+
+/// A transpose whose result a GEMM reads as an operand, which the GEMM can
+/// read through instead: from `root` as `layout` says.
+struct FoldedTranspose {
+  linalg::TransposeOp transpose;
+  Value root;
+  Layout layout;
+};
+
+/// The transpose that fills the buffer of `operand`, an operand of `op`
+/// whose batch, rows and columns (`groups`, outermost first) are that
+/// buffer's elements in row-major order, when nothing else uses the buffer,
+/// the transpose reads a view with static strides of another buffer, and
+/// no op between the two writes that buffer.
+std::optional<FoldedTranspose>
+foldedTranspose(linalg::LinalgOp op, Value operand, ArrayRef<int64_t> groups) {
+  Value buffer = denseRoot(operand);
+  if (!buffer || !buffer.getDefiningOp<memref::AllocOp>())
+    return std::nullopt;
+  linalg::TransposeOp transpose;
+  for (Operation *user : buffer.getUsers())
+    if (auto x = dyn_cast<linalg::TransposeOp>(user);
+        x && x.getInit() == buffer)
+      transpose = x;
+  if (!transpose || !transpose.hasPureBufferSemantics() ||
+      transpose->getBlock() != op->getBlock() ||
+      !transpose->isBeforeInBlock(op) || !onlyUsedBy(buffer, {transpose, op}))
+    return std::nullopt;
+  Value input = transpose.getInput();
+  Value root = stridedRoot(input);
+  if (!root)
+    return std::nullopt;
+  for (Operation *x = transpose->getNextNode(); x != op; x = x->getNextNode())
+    if (mayWrite(x, root))
+      return std::nullopt;
+  // The result's dimensions as extents and strides in the input's buffer,
+  // split (innermost first) into the operand's columns, rows and batch; a
+  // dimension may be split between two of them.
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  (void)cast<MemRefType>(input.getType()).getStridesAndOffset(strides, offset);
+  ArrayRef<int64_t> shape = cast<MemRefType>(buffer.getType()).getShape();
+  SmallVector<Factor> dims;
+  for (auto [extent, from] : llvm::zip(shape, transpose.getPermutation()))
+    dims.push_back({extent, strides[from]});
+  FoldedTranspose folded{transpose, root, Layout{offset, {}, {}, {}}};
+  SmallVector<Factor, 2> *parts[] = {&folded.layout.batch, &folded.layout.rows,
+                                     &folded.layout.cols};
+  for (int i = 2; i >= 0; --i) {
+    SmallVector<Factor, 2> &part = *parts[i];
+    for (int64_t left = groups[i]; left > 1;) {
+      if (dims.empty())
+        return std::nullopt;
+      Factor &d = dims.back();
+      if (d.extent == 1) {
+        dims.pop_back();
+      } else if (left % d.extent == 0) {
+        part.insert(part.begin(), d);
+        left /= d.extent;
+        dims.pop_back();
+      } else if (d.extent % left == 0) {
+        part.insert(part.begin(), {left, d.stride});
+        d = {d.extent / left, d.stride * left};
+        left = 1;
+      } else {
+        return std::nullopt;
+      }
+    }
+    if (part.empty())
+      part.push_back({1, 0});
+  }
+  if (llvm::any_of(dims, [](Factor d) { return d.extent != 1; }))
+    return std::nullopt;
+  return folded;
+}
+
+/// Whether the kernels can copy an operand laid out as `layout` in 16-byte
+/// vectors of `width` elements along its columns (or, if they are the ones
+/// consecutive in memory, its rows), each vector aligned.
+bool copiesVectors(const Layout &layout, int64_t width) {
+  ArrayRef<Factor> along = layout.rowsContiguous() ? layout.rows : layout.cols;
+  auto aligned = [&](ArrayRef<Factor> factors) {
+    return llvm::all_of(factors, [&](Factor f) {
+      return f.extent == 1 || f.stride % width == 0;
+    });
+  };
+  return along.back().stride == 1 && along.back().extent % width == 0 &&
+         layout.offset % width == 0 && aligned(layout.batch) &&
+         aligned(along.drop_back()) &&
+         aligned(layout.rowsContiguous() ? layout.cols : layout.rows);
 }
 
 /// The elementwise op after tensor-core op `op` that can be its epilogue:
@@ -2238,15 +2454,48 @@ struct TensorCoreKernelsPass
         return chooseTiling(*g, simt, /*large=*/true, split);
       };
       std::optional<Tiling> t = g ? choose(/*split=*/true) : std::nullopt;
+      if (!t)
+        continue;
       Value init = op.getDpsInits()[0];
       Value input = op.getDpsInputs()[0];
-      Value roots[3] = {
-          isa<linalg::Conv2DNhwcHwcfOp>(op) && g ? convInputRoot(input, *g)
-                                                 : denseRoot(input),
-          denseRoot(op.getDpsInputs()[1]), denseRoot(init)};
-      if (!t || !roots[0] || !roots[1] || !roots[2])
-        continue;
       linalg::FillOp fill = zeroFillBefore(op, init);
+      // Warpgroup MMA where it can be used (a split K starts each slice
+      // from zero); a forced "wg" tiling (tuning experiments) in place of
+      // the rule's.
+      std::optional<Tiling> w;
+      if (warpgroupMma && !simt) {
+        w = parseWarpgroupTiling(tiling, *g);
+        if (!w || (!fill && w->slices > 1))
+          w = chooseWarpgroupTiling(*g, /*split=*/bool(fill));
+      }
+      Value roots[3] = {isa<linalg::Conv2DNhwcHwcfOp>(op)
+                            ? convInputRoot(input, *g)
+                            : denseRoot(input),
+                        denseRoot(op.getDpsInputs()[1]), denseRoot(init)};
+      // Operands that transposes fill are read through them, the
+      // transposes dropped, where their elements still make aligned
+      // vectors along K in A, along N in B (or with warpgroup MMA along K).
+      SmallVector<linalg::TransposeOp> folded;
+      if (g->kh == 0 && roots[2]) {
+        int64_t width = vectorWidth(g->element);
+        if (auto f = foldedTranspose(op, input, {g->batch, g->m, g->k});
+            f && f->root != roots[2] && !f->layout.rowsContiguous() &&
+            copiesVectors(f->layout, width)) {
+          g->aLayout = f->layout;
+          roots[0] = f->root;
+          folded.push_back(f->transpose);
+        }
+        if (auto f = foldedTranspose(op, op.getDpsInputs()[1],
+                                     {g->batch, g->k, g->n});
+            f && f->root != roots[2] && (w || !f->layout.rowsContiguous()) &&
+            copiesVectors(f->layout, width)) {
+          g->bLayout = f->layout;
+          roots[1] = f->root;
+          folded.push_back(f->transpose);
+        }
+      }
+      if (!roots[0] || !roots[1] || !roots[2])
+        continue;
       linalg::GenericOp epilogue =
           epilogueOf(op, roots[2], fill, {roots[0], roots[1]});
       auto build = [&](const Tiling &tiling) {
@@ -2263,28 +2512,22 @@ struct TensorCoreKernelsPass
           fill->erase();
         if (epilogue)
           epilogue->erase();
+        for (linalg::TransposeOp x : folded)
+          x->erase();
       };
-      // Warpgroup MMA where it can be used (a split K starts each slice
-      // from zero); a forced "wg" tiling (tuning experiments) in place of
-      // the rule's, a given number of copies of the tiles (2 to 4) in place
-      // of the default.
-      if (warpgroupMma && !simt) {
-        std::optional<Tiling> w = parseWarpgroupTiling(tiling, *g);
-        if (!w || (!fill && w->slices > 1))
-          w = chooseWarpgroupTiling(*g, /*split=*/bool(fill));
-        if (w) {
-          if (stages)
-            w->stages = std::clamp<int64_t>(stages, 2, 4);
-          // As many of them as fit in a block's workgroup memory.
-          while (w->stages > 2 &&
-                 warpgroupSharedBytes(*w) > kWarpgroupSharedBytes)
-            --w->stages;
-          w->prefetch = prefetch
-                            ? std::clamp<int64_t>(prefetch, 1, w->stages - 1)
-                            : w->stages - 1;
-          build(*w);
-          continue;
-        }
+      // A given number of copies of the warpgroup kernel's tiles (2 to 4)
+      // in place of the default.
+      if (w) {
+        if (stages)
+          w->stages = std::clamp<int64_t>(stages, 2, 4);
+        // As many of them as fit in a block's workgroup memory.
+        while (w->stages > 2 &&
+               warpgroupSharedBytes(*w) > kWarpgroupSharedBytes)
+          --w->stages;
+        w->prefetch = prefetch ? std::clamp<int64_t>(prefetch, 1, w->stages - 1)
+                               : w->stages - 1;
+        build(*w);
+        continue;
       }
       // A forced tiling is taken where the kernel can have it, with one
       // copy of the tiles or the two it may get below (and an epilogue's

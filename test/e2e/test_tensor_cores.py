@@ -96,6 +96,41 @@ def attention(name, seq=128, heads=4, dim=64):
     return g.model()
 
 
+def attention_qkv(name, batch=2, seq=128, heads=4, dim=64):
+    """BERT's attention after one QKV projection: Q, K and V are the
+    thirds of each row of one tensor (slices of it), split into heads as in
+    attention(). The kernels read the heads where they are, in place of the
+    transposes (Q, V and the merged context on every target, K on warpgroup
+    MMA's K-major B tiles)."""
+    g = S.make_models.Graph(name)
+    hidden = heads * dim
+    split = g.const("split", np.array([batch, seq, heads, dim], np.int64))
+    merge = g.const("merge", np.array([batch, seq, hidden], np.int64))
+    scale = g.const("scale", np.array(np.sqrt(dim), np.float32))
+    axis = g.const("axis", np.array([2], np.int64))
+    qkv = g.input("qkv", [batch, seq, 3 * hidden])
+
+    def head_view(third, perm):
+        start = g.const(f"start{third}", np.array([third * hidden], np.int64))
+        end = g.const(f"end{third}",
+                      np.array([(third + 1) * hidden], np.int64))
+        x = g.node("Slice", [qkv, start, end, axis])
+        return g.node("Transpose", [g.node("Reshape", [x, split])],
+                      perm=perm)
+
+    q = head_view(0, [0, 2, 1, 3])
+    k = head_view(1, [0, 2, 3, 1])
+    v = head_view(2, [0, 2, 1, 3])
+    scores = g.node("Div", [g.node("MatMul", [q, k]), scale])
+    ctx = g.node("MatMul", [g.node("Softmax", [scores], axis=-1), v])
+    merged = g.node("Reshape",
+                    [g.node("Transpose", [ctx], perm=[0, 2, 1, 3]), merge])
+    # The output projection reads the merged heads.
+    w = g.weight("w", [hidden, hidden], scale=1 / np.sqrt(hidden))
+    g.output(g.node("MatMul", [merged, w], outputs=["y"]))
+    return g.model()
+
+
 MODELS = {
     # 1024 rows of 768: 64x64 tiles, enough blocks to fill the GPU.
     "mm_big": lambda n: matmul(n, [8, 128, 128], [128, 768]),
@@ -122,6 +157,8 @@ MODELS = {
                                              [256, 64, 1, 1]),
     # Scores and context as contractions over [batch, heads].
     "attention": lambda n: attention(n),
+    # The same from one QKV tensor, batch 2, with the output projection.
+    "attention_qkv": lambda n: attention_qkv(n),
     # 128 rows and 768 columns fill too few blocks for K = 3072: K is split
     # into slices whose partial products a second kernel sums, applying
     # the epilogue (BERT's FFN down projection at batch 1).

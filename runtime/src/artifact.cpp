@@ -308,6 +308,8 @@ bool parse(Reader &r, uint32_t version, Artifact &a) {
       b = r.u32("launch block");
     if (version >= 3)
       l.sharedBytes = r.u32("launch shared bytes");
+    if (version >= 4)
+      l.flags = r.u32("launch flags");
     uint64_t nargs = r.count("launch args", 4);
     l.args.resize(nargs);
     for (uint64_t j = 0; j < nargs && r.ok(); ++j)
@@ -361,6 +363,7 @@ std::vector<uint8_t> serializeArtifact(const Artifact &a) {
     for (uint32_t b : l.block)
       w.u32(b);
     w.u32(l.sharedBytes);
+    w.u32(l.flags);
     w.u64(l.args.size());
     for (uint32_t arg : l.args)
       w.u32(arg);

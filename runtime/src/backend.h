@@ -49,6 +49,8 @@ struct LaunchSpec {
   std::array<uint32_t, 3> block{{1, 1, 1}};
   /// Dynamic workgroup (shared) memory per block, bytes.
   uint32_t sharedBytes = 0;
+  /// The kernel waits for the previous ones itself (kLaunchWaitsForPrevious).
+  bool waitsForPrevious = false;
   std::vector<DeviceBuffer *> args;
 };
 

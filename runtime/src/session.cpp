@@ -207,6 +207,7 @@ Status ot_session::load(const Artifact &a) {
       s.block[d] = l.block[d];
     }
     s.sharedBytes = l.sharedBytes;
+    s.waitsForPrevious = (l.flags & kLaunchWaitsForPrevious) != 0;
     for (uint32_t arg : l.args)
       s.args.push_back(buffers[arg].get());
   }

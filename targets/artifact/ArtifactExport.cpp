@@ -273,6 +273,8 @@ Exporter::run(Target target,
               "dynamic shared memory size must be a constant");
         l.sharedBytes = *n;
       }
+      if (launch->hasAttr(kWaitsForPreviousAttr))
+        l.flags |= kLaunchWaitsForPrevious;
       for (Value arg : launch.getKernelOperands()) {
         if (!isa<MemRefType>(arg.getType()))
           return launch.emitError("kernel argument of type ")

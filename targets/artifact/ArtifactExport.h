@@ -12,6 +12,11 @@
 
 namespace onnx_tosa {
 
+/// Marks a gpu.launch_func whose kernel waits for the kernels launched
+/// before it itself: its launch gets kLaunchWaitsForPrevious.
+constexpr llvm::StringLiteral kWaitsForPreviousAttr =
+    "onnx_tosa.waits_for_previous";
+
 /// Turns the host function `main` left by the tosa-to-gpu pipeline (buffer
 /// allocations, constant globals, views, gpu.launch_func, return) into the
 /// runtime's buffers and launch list. `modules` maps each gpu.module name to

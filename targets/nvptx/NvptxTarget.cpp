@@ -1,5 +1,6 @@
 //===- NvptxTarget.cpp - gpu kernels to PTX -------------------------------===//
 #include "nvptx/NvptxTarget.h"
+#include "artifact/ArtifactExport.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -141,6 +142,74 @@ struct ExternDynamicSharedMemoryPass
   }
 };
 
+/// Every kernel starts by waiting for the kernels launched before it to
+/// finish (griddepcontrol.wait, which returns at once in a launch that does
+/// not overlap the one before), and each launch is marked
+/// kLaunchWaitsForPrevious (kWaitsForPreviousAttr), so that the runtime may
+/// launch it as a programmatic dependent launch: the driver prepares it
+/// while the previous kernel runs, and starts it when that one's blocks
+/// have finished. With `trigger` the kernel also lets the next one be
+/// scheduled as soon as all its blocks have passed their wait
+/// (griddepcontrol.launch_dependents), which made BERT-base b8 fp16 slower
+/// where finishing first made it faster (H100, benchmarks/
+/// launch_overlap.py: 1.21x and 0.98x the plain launches' time; ResNet-50
+/// b1 1.00x and 0.95x, MobileNetV2 0.91x both). The wait is inline PTX with
+/// a memory clobber, as CUDA's own cudaGridDependencySynchronize is, so
+/// that no load moves above it (the NVVM intrinsic is only marked as having
+/// side effects). sm_90 and later.
+struct GridDependencyControlPass
+    : PassWrapper<GridDependencyControlPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(GridDependencyControlPass)
+  GridDependencyControlPass() = default;
+  GridDependencyControlPass(const GridDependencyControlPass &other)
+      : PassWrapper(other) {}
+  explicit GridDependencyControlPass(bool trigger) { this->trigger = trigger; }
+  Option<bool> trigger{
+      *this, "trigger",
+      llvm::cl::desc("let the next kernel start once every block has "
+                     "passed the wait (else when they have finished)"),
+      llvm::cl::init(false)};
+  StringRef getArgument() const override {
+    return "onnx-tosa-grid-dependency-control";
+  }
+  StringRef getDescription() const override {
+    return "Kernels wait for the previous ones themselves, so that their "
+           "launches may be programmatic dependent launches (sm_90+)";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry.insert<LLVM::LLVMDialect>();
+  }
+  void runOnOperation() override {
+    SmallVector<StringRef> ptx = {"griddepcontrol.wait;"};
+    if (trigger)
+      ptx.push_back("griddepcontrol.launch_dependents;");
+    getOperation().walk([&](gpu::GPUFuncOp func) {
+      if (!func.isKernel())
+        return;
+      OpBuilder b = OpBuilder::atBlockBegin(&func.getBody().front());
+      for (StringRef instruction : ptx)
+        LLVM::InlineAsmOp::create(b, func.getLoc(), TypeRange{}, ValueRange{},
+                                  instruction, "~{memory}",
+                                  /*has_side_effects=*/true,
+                                  /*is_align_stack=*/false,
+                                  LLVM::tailcallkind::TailCallKind::None,
+                                  /*asm_dialect=*/{}, /*operand_attrs=*/{});
+    });
+    getOperation().walk([](gpu::LaunchFuncOp launch) {
+      launch->setAttr(kWaitsForPreviousAttr,
+                      UnitAttr::get(launch->getContext()));
+    });
+  }
+};
+
+/// Whether `chip` ("sm_90a", "sm_100") is sm_90 or later.
+bool hasGridDependencyControl(StringRef chip) {
+  unsigned version = 0;
+  return chip.consume_front("sm_") &&
+         !chip.take_while(llvm::isDigit).getAsInteger(10, version) &&
+         version >= 90;
+}
+
 /// gpu-module-to-binary, with each distinct module compiled once and the
 /// modules compiled side by side: LLVM's NVPTX code generation (and ptxas,
 /// for cubins) runs once per kernel module, each in an LLVM context of its
@@ -238,9 +307,13 @@ void registerNvptxTargetPasses() {
   PassRegistration<BudgetWarpgroupKernelsPass>();
   PassRegistration<ExternDynamicSharedMemoryPass>();
   PassRegistration<GpuModulesToBinaryPass>();
+  PassRegistration<GridDependencyControlPass>();
 }
 
 void buildGpuToPtxPipeline(OpPassManager &pm, const NvptxOptions &opts) {
+  if (hasGridDependencyControl(opts.chip))
+    pm.addPass(
+        std::make_unique<GridDependencyControlPass>(opts.launchDependents));
   pm.addNestedPass<gpu::GPUModuleOp>(
       std::make_unique<SubgroupReduceToShufflesPass>());
   pm.addNestedPass<gpu::GPUModuleOp>(

@@ -31,6 +31,7 @@ Artifact sampleArtifact() {
   l.grid[2] = 9;
   l.block[0] = 256;
   l.sharedBytes = 99328;
+  l.flags = kLaunchWaitsForPrevious;
   l.args = {0, 1, 2, 2};
   a.launches.push_back(l);
   a.launches.push_back(Launch{});
@@ -76,6 +77,7 @@ void expectSame(const Artifact &x, const Artifact &y) {
       EXPECT_EQ(a.block[d], b.block[d]);
     }
     EXPECT_EQ(a.sharedBytes, b.sharedBytes);
+    EXPECT_EQ(a.flags, b.flags);
     EXPECT_EQ(a.args, b.args);
   }
   ASSERT_EQ(x.frozenInputs.size(), y.frozenInputs.size());
@@ -180,9 +182,9 @@ TEST(Artifact, RejectsForeignFilesAndVersions) {
   EXPECT_NE(error.find("version 42"), std::string::npos) << error;
 }
 
-// Version 2 launches had no dynamic shared memory: such an artifact still
-// loads, with sharedBytes 0.
-TEST(Artifact, ReadsVersion2) {
+// Version 2 launches had no dynamic shared memory and version 3 ones no
+// flags: such artifacts still load, with those 0.
+TEST(Artifact, ReadsVersions2And3) {
   Artifact a;
   Launch l;
   l.entry = "k";
@@ -190,21 +192,28 @@ TEST(Artifact, ReadsVersion2) {
   l.block[1] = 0x55667788;
   l.block[2] = 0x01020304;
   l.sharedBytes = 0xdeadbeef;
+  l.flags = 0x0badf00d;
   a.modules.push_back({"m", {'.', '\0'}});
   a.launches.push_back(l);
-  std::vector<uint8_t> bytes = serializeArtifact(a);
-  const uint8_t pattern[] = {0x04, 0x03, 0x02, 0x01, 0xef, 0xbe, 0xad, 0xde};
-  auto at = std::search(bytes.begin(), bytes.end(), std::begin(pattern),
-                        std::end(pattern));
-  ASSERT_NE(at, bytes.end());
-  bytes.erase(at + 4, at + 8); // the shared bytes
-  bytes[8] = 2;                // the version
-  Artifact out;
-  std::string error;
-  ASSERT_TRUE(parseArtifact(bytes.data(), bytes.size(), out, error)) << error;
-  ASSERT_EQ(out.launches.size(), 1u);
-  EXPECT_EQ(out.launches[0].block[2], 0x01020304u);
-  EXPECT_EQ(out.launches[0].sharedBytes, 0u);
+  const uint8_t pattern[] = {0x04, 0x03, 0x02, 0x01, 0xef, 0xbe,
+                             0xad, 0xde, 0x0d, 0xf0, 0xad, 0x0b};
+  for (uint8_t version : {2, 3}) {
+    std::vector<uint8_t> bytes = serializeArtifact(a);
+    auto at = std::search(bytes.begin(), bytes.end(), std::begin(pattern),
+                          std::end(pattern));
+    ASSERT_NE(at, bytes.end());
+    // The flags, and for version 2 the shared bytes.
+    bytes.erase(at + (version == 2 ? 4 : 8), at + 12);
+    bytes[8] = version;
+    Artifact out;
+    std::string error;
+    ASSERT_TRUE(parseArtifact(bytes.data(), bytes.size(), out, error))
+        << error;
+    ASSERT_EQ(out.launches.size(), 1u);
+    EXPECT_EQ(out.launches[0].block[2], 0x01020304u);
+    EXPECT_EQ(out.launches[0].sharedBytes, version == 2 ? 0u : 0xdeadbeefu);
+    EXPECT_EQ(out.launches[0].flags, 0u);
+  }
 }
 
 TEST(Artifact, RejectsTrailingBytesAndBadEnums) {

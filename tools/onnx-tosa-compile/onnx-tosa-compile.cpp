@@ -119,6 +119,12 @@ cl::opt<std::string> chip(
              "H200) with its warpgroup MMA; sm_90 leaves that out, for PTX "
              "that later GPUs can compile too"),
     cl::init("sm_90a"), cl::cat(category));
+cl::opt<bool> launchDependents(
+    "launch-dependents",
+    cl::desc("Tuning experiments: on sm_90 and later, each kernel lets the "
+             "next one be scheduled once all its blocks have waited for the "
+             "previous kernels (default: once they have finished)"),
+    cl::init(false), cl::Hidden, cl::cat(category));
 cl::opt<bool> warpgroupMma(
     "warpgroup-mma",
     cl::desc("With --chip=sm_90a: f16 matmuls (not GEMVs) and convolutions "
@@ -520,6 +526,7 @@ int main(int argc, char **argv) {
   if (target == onnx_tosa::Target::Cuda) {
     onnx_tosa::NvptxOptions nv;
     nv.chip = chip;
+    nv.launchDependents = launchDependents;
     nv.libdevice = onnx_tosa::findLibdevice(cudaPath);
     std::string toolkit = onnx_tosa::findCudaToolkitWithPtxas(cudaPath);
     if (cudaFormat == CudaFormat::Cubin && toolkit.empty())

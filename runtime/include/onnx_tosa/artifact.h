@@ -20,7 +20,7 @@
 
 namespace onnx_tosa {
 
-constexpr uint32_t kArtifactVersion = 3;
+constexpr uint32_t kArtifactVersion = 4;
 /// The oldest version the runtime still reads (what later versions added
 /// takes its default).
 constexpr uint32_t kOldestArtifactVersion = 2;
@@ -75,6 +75,15 @@ struct Module {
   std::vector<uint8_t> binary; ///< PTX text (NUL-terminated), cubin or SPIR-V
 };
 
+/// Bits of Launch::flags.
+enum LaunchFlags : uint32_t {
+  /// The kernel waits for the kernels launched before it to finish
+  /// (griddepcontrol.wait) before it touches memory: the CUDA runtime may
+  /// launch it as a programmatic dependent launch, before the previous
+  /// kernel has finished.
+  kLaunchWaitsForPrevious = 1,
+};
+
 /// One kernel launch. Arguments are device pointers to whole buffers, in
 /// order; on Vulkan argument i is storage buffer binding i of descriptor set 0.
 struct Launch {
@@ -84,6 +93,8 @@ struct Launch {
   uint32_t block[3] = {1, 1, 1};
   /// Dynamic workgroup (shared) memory per block, bytes. Since version 3.
   uint32_t sharedBytes = 0;
+  /// LaunchFlags. Since version 4.
+  uint32_t flags = 0;
   std::vector<uint32_t> args;
 };
 

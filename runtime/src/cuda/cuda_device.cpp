@@ -5,7 +5,11 @@
 // blocking stream (ordered after the synchronous copies on the legacy default
 // stream), so a run is one cuGraphLaunch; where the driver lacks graphs, or
 // ONNX_TOSA_CUDA_GRAPHS=0, they are launched one by one on the legacy default
-// stream. Either way each launch sees the previous one's writes.
+// stream. Either way each launch sees the previous one's writes. In the
+// graph, a kernel that waits for the previous ones itself
+// (kLaunchWaitsForPrevious: the compiler's kernels for sm_90 and later) is
+// launched as a programmatic dependent launch, which the driver prepares
+// while the kernel before it runs (ONNX_TOSA_CUDA_OVERLAP=0: not).
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,6 +59,7 @@ public:
     CUfunction fn = nullptr;
     std::array<uint32_t, 3> grid{}, block{};
     uint32_t sharedBytes = 0;
+    bool waitsForPrevious = false;
     // cuLaunchKernel takes an array of pointers to the argument values.
     std::vector<CUdeviceptr> argValues;
     std::vector<void *> argPtrs;
@@ -89,9 +94,26 @@ public:
   }
 };
 
-/// Launches every step in order on `stream`.
-Status launchSteps(const DriverApi &api, CudaSequence &seq, CUstream stream) {
+/// Launches every step in order on `stream`; with `overlap`, those that wait
+/// for the previous ones themselves as programmatic dependent launches.
+Status launchSteps(const DriverApi &api, CudaSequence &seq, CUstream stream,
+                   bool overlap = false) {
   for (CudaSequence::Step &s : seq.steps) {
+    if (overlap && s.waitsForPrevious) {
+      CUlaunchAttribute attribute{};
+      attribute.id = kCuLaunchAttributeProgrammaticStreamSerialization;
+      attribute.value.programmaticStreamSerializationAllowed = 1;
+      CUlaunchConfig config{s.grid[0],     s.grid[1],  s.grid[2],
+                            s.block[0],    s.block[1], s.block[2],
+                            s.sharedBytes, stream,     &attribute,
+                            1};
+      CUresult r = api.cuLaunchKernelEx(
+          &config, s.fn, s.argPtrs.empty() ? nullptr : s.argPtrs.data(),
+          nullptr);
+      if (r != CUDA_SUCCESS)
+        return driverError(api, "cuLaunchKernelEx", r).withContext(s.label);
+      continue;
+    }
     CUresult r = api.cuLaunchKernel(
         s.fn, s.grid[0], s.grid[1], s.grid[2], s.block[0], s.block[1],
         s.block[2], s.sharedBytes, stream,
@@ -102,8 +124,8 @@ Status launchSteps(const DriverApi &api, CudaSequence &seq, CUstream stream) {
   return okStatus();
 }
 
-bool graphsDisabledByEnv() {
-  const char *v = std::getenv("ONNX_TOSA_CUDA_GRAPHS");
+bool disabledByEnv(const char *name) {
+  const char *v = std::getenv(name);
   return v && std::strcmp(v, "0") == 0;
 }
 
@@ -168,7 +190,7 @@ public:
   }
 
 private:
-  Status captureGraph(CudaSequence &seq);
+  Status captureGraph(CudaSequence &seq, bool overlap);
   // The current context is per thread; sessions may be used from any thread.
   Status makeCurrent() {
     CUresult r = api.cuCtxSetCurrent(ctx);
@@ -230,6 +252,7 @@ Status CudaDevice::prepare(const std::vector<LaunchSpec> &launches,
     // Beyond 48 KiB a kernel's dynamic shared memory must be allowed first
     // (the device's limit is checked by the driver here).
     step.sharedBytes = spec.sharedBytes;
+    step.waitsForPrevious = spec.waitsForPrevious;
     if (spec.sharedBytes > 48 * 1024)
       if (CUresult r = api.cuFuncSetAttribute(
               step.fn, kCuFuncAttributeMaxDynamicSharedBytes,
@@ -247,8 +270,18 @@ Status CudaDevice::prepare(const std::vector<LaunchSpec> &launches,
   // From here on the sequence owns driver objects its destructor frees.
   seq->api = &api;
   seq->ctx = ctx;
-  if (api.hasGraphs() && !graphsDisabledByEnv() && !seq->steps.empty())
-    OT_RETURN_IF_ERROR(captureGraph(*seq));
+  if (api.hasGraphs() && !disabledByEnv("ONNX_TOSA_CUDA_GRAPHS") &&
+      !seq->steps.empty()) {
+    // Overlapping launches where the driver has them; a driver that does
+    // not take them in a graph gets one without.
+    bool overlap =
+        api.cuLaunchKernelEx && !disabledByEnv("ONNX_TOSA_CUDA_OVERLAP");
+    Status captured = captureGraph(*seq, overlap);
+    if (!captured.ok() && overlap)
+      captured = captureGraph(*seq, /*overlap=*/false);
+    if (!captured.ok())
+      return captured;
+  }
   // Without events a run is timed by the host's clock only.
   if (api.hasEvents() &&
       (api.cuEventCreate(&seq->started, /*flags=*/0) != CUDA_SUCCESS ||
@@ -261,14 +294,19 @@ Status CudaDevice::prepare(const std::vector<LaunchSpec> &launches,
   return okStatus();
 }
 
-Status CudaDevice::captureGraph(CudaSequence &seq) {
-  CUresult r = api.cuStreamCreate(&seq.stream, /*flags=*/0);
-  if (r != CUDA_SUCCESS)
+Status CudaDevice::captureGraph(CudaSequence &seq, bool overlap) {
+  // What a failed attempt left behind.
+  if (seq.graph)
+    api.cuGraphDestroy(seq.graph);
+  seq.graph = nullptr;
+  CUresult r = CUDA_SUCCESS;
+  if (!seq.stream && (r = api.cuStreamCreate(&seq.stream, /*flags=*/0)) !=
+                         CUDA_SUCCESS)
     return driverError(api, "cuStreamCreate", r);
   r = api.cuStreamBeginCapture(seq.stream, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL);
   if (r != CUDA_SUCCESS)
     return driverError(api, "cuStreamBeginCapture", r);
-  Status launched = launchSteps(api, seq, seq.stream);
+  Status launched = launchSteps(api, seq, seq.stream, overlap);
   r = api.cuStreamEndCapture(seq.stream, &seq.graph);
   if (!launched.ok())
     return launched;

@@ -76,6 +76,7 @@ LoadResult load() {
   resolve(lib, "cuEventRecord", a.cuEventRecord, optional);
   resolve(lib, "cuEventElapsedTime", a.cuEventElapsedTime, optional);
   resolve(lib, "cuEventDestroy_v2", a.cuEventDestroy, optional);
+  resolve(lib, "cuLaunchKernelEx", a.cuLaunchKernelEx, optional);
   if (!missing.empty()) {
     r.code = OT_STATUS_UNAVAILABLE;
     r.message = "the CUDA driver library libcuda.so.1 is too old or not a "

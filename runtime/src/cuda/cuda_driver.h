@@ -36,6 +36,32 @@ constexpr CUresult CUDA_ERROR_OUT_OF_MEMORY = 2;
 constexpr CUresult CUDA_ERROR_NO_DEVICE = 100;
 constexpr CUresult CUDA_ERROR_NOT_FOUND = 500;
 
+/// CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION (CUlaunchAttributeID):
+/// the launch may overlap the previous kernel in its stream, which it waits
+/// for itself.
+constexpr int kCuLaunchAttributeProgrammaticStreamSerialization = 6;
+
+/// CUlaunchAttribute: an attribute's id, then its value (a 64-byte union;
+/// programmatic stream serialization's is an int).
+struct CUlaunchAttribute {
+  int id;
+  char pad[4];
+  union {
+    char bytes[64];
+    int programmaticStreamSerializationAllowed;
+  } value;
+};
+
+/// CUlaunchConfig: cuLaunchKernel's arguments and a list of attributes.
+struct CUlaunchConfig {
+  unsigned gridDimX, gridDimY, gridDimZ;
+  unsigned blockDimX, blockDimY, blockDimZ;
+  unsigned sharedMemBytes;
+  CUstream hStream;
+  CUlaunchAttribute *attrs;
+  unsigned numAttrs;
+};
+
 // Values of the driver's CUjit_option enumeration that we pass.
 /// CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: a kernel may be launched
 /// with more than 48 KiB of dynamic shared memory only up to this.
@@ -93,6 +119,9 @@ struct DriverApi {
   CUresult (*cuEventRecord)(CUevent event, CUstream stream);
   CUresult (*cuEventElapsedTime)(float *ms, CUevent start, CUevent end);
   CUresult (*cuEventDestroy)(CUevent event);
+  // Optional (CUDA 12: launches that overlap the previous kernel).
+  CUresult (*cuLaunchKernelEx)(const CUlaunchConfig *config, CUfunction fn,
+                               void **params, void **extra);
   bool hasEvents() const {
     return cuEventCreate && cuEventRecord && cuEventElapsedTime &&
            cuEventDestroy;

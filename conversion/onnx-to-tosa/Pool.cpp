@@ -239,8 +239,31 @@ template <PoolKind Kind> LegalizeResult pool(NodeContext &ctx) {
   return Values{y};
 }
 
+/// Whether image `x` was computed channels-last: through elementwise ops,
+/// it is the transpose to channels-first after an op that computes
+/// channels-last (a convolution, a pool).
+bool computedChannelsLast(Value x, int depth = 8) {
+  Operation *def = x.getDefiningOp();
+  if (!def || depth == 0)
+    return false;
+  if (auto transpose = dyn_cast<tosa::TransposeOp>(def))
+    return transpose.getPerms() == ArrayRef<int32_t>{0, 3, 1, 2};
+  if (!def->hasTrait<OpTrait::tosa::TosaElementwiseOperator>() &&
+      !isa<tosa::CastOp, tosa::ClampOp>(def))
+    return false;
+  return llvm::any_of(def->getOperands(), [&](Value v) {
+    return computedChannelsLast(v, depth - 1);
+  });
+}
+
 /// GlobalAveragePool / GlobalMaxPool: reduce every spatial dimension, kept
-/// as 1.
+/// as 1. An image ([N, C, H, W]) that convolutions computed channels-last
+/// goes back to channels-last first, so that tosa-reduce-transposes cancels
+/// the layout transposes on the way there (ResNet-50's last stage kept its
+/// residual sums channels-first, a transpose before and after each), and
+/// is then transposed once to [N, C, H x W] for a reduction along rows,
+/// which the row kernels take (one over H of the channels-last tensor was
+/// a loop per image).
 template <PoolKind Kind> LegalizeResult globalPool(NodeContext &ctx) {
   if (failed(ctx.requireInputs(1)) ||
       failed(ctx.requireElementType(0, Elt::Float)))
@@ -248,13 +271,23 @@ template <PoolKind Kind> LegalizeResult globalPool(NodeContext &ctx) {
   int64_t rank = ctx.inputRank(0);
   if (rank < 3)
     return ctx.fail("input must have rank at least 3 (N, C, spatial...)");
+  TosaBuilder &t = ctx.tosa;
+  auto reduce = [&](Value x, ArrayRef<int64_t> axes) {
+    return Kind == PoolKind::Max ? t.reduceMax(x, axes) : t.reduceMean(x, axes);
+  };
+  Value x = ctx.input(0);
+  ArrayRef<int64_t> shape = t.shapeOf(x);
+  if (rank == 4 && !ShapedType::isDynamicShape(shape) &&
+      computedChannelsLast(x)) {
+    int64_t n = shape[0], c = shape[1], pixels = shape[2] * shape[3];
+    Value rows =
+        t.transpose(t.reshape(t.toChannelsLast(x), {n, pixels, c}), {0, 2, 1});
+    return Values{t.reshape(reduce(rows, {2}), {n, c, 1, 1})};
+  }
   Shape axes;
   for (int64_t d = 2; d < rank; ++d)
     axes.push_back(d);
-  Value x = ctx.input(0);
-  if (Kind == PoolKind::Max)
-    return Values{ctx.tosa.reduceMax(x, axes)};
-  return Values{ctx.tosa.reduceMean(x, axes)};
+  return Values{reduce(x, axes)};
 }
 
 /// |x|^p (p = 1, 2 or other) and its inverse, for Lp pooling.

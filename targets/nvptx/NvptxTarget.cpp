@@ -311,7 +311,7 @@ void registerNvptxTargetPasses() {
 }
 
 void buildGpuToPtxPipeline(OpPassManager &pm, const NvptxOptions &opts) {
-  if (hasGridDependencyControl(opts.chip))
+  if (opts.gridDependencyControl && hasGridDependencyControl(opts.chip))
     pm.addPass(
         std::make_unique<GridDependencyControlPass>(opts.launchDependents));
   pm.addNestedPass<gpu::GPUModuleOp>(

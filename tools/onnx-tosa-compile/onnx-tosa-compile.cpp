@@ -119,6 +119,13 @@ cl::opt<std::string> chip(
              "H200) with its warpgroup MMA; sm_90 leaves that out, for PTX "
              "that later GPUs can compile too"),
     cl::init("sm_90a"), cl::cat(category));
+cl::opt<bool> gridDependencyControl(
+    "wait-for-previous",
+    cl::desc("Tuning experiments: on sm_90 and later, kernels wait for the "
+             "kernels before them themselves, so that the runtime may launch "
+             "them before those have finished (programmatic dependent "
+             "launch; default: true)"),
+    cl::init(true), cl::Hidden, cl::cat(category));
 cl::opt<bool> launchDependents(
     "launch-dependents",
     cl::desc("Tuning experiments: on sm_90 and later, each kernel lets the "
@@ -526,6 +533,7 @@ int main(int argc, char **argv) {
   if (target == onnx_tosa::Target::Cuda) {
     onnx_tosa::NvptxOptions nv;
     nv.chip = chip;
+    nv.gridDependencyControl = gridDependencyControl;
     nv.launchDependents = launchDependents;
     nv.libdevice = onnx_tosa::findLibdevice(cudaPath);
     std::string toolkit = onnx_tosa::findCudaToolkitWithPtxas(cudaPath);

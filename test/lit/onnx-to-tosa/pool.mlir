@@ -73,6 +73,25 @@ func.func @global_pools(%x: tensor<2x3x4x5xf32>) -> (!onnx.unknown, !onnx.unknow
   return %0, %1 : !onnx.unknown, !onnx.unknown
 }
 
+// An image that a convolution computed channels-last goes back to
+// channels-last (a transpose that tosa-reduce-transposes cancels with the
+// convolution's), then once to [N, C, H x W] for a reduction along rows.
+// CHECK-LABEL: func.func @global_pool_after_conv
+// CHECK: tosa.conv2d
+// CHECK: %[[F:.*]] = tosa.transpose %{{.*}} {perms = array<i32: 0, 3, 1, 2>}
+// CHECK: %[[R:.*]] = tosa.clamp %[[F]]
+// CHECK: %[[L:.*]] = tosa.transpose %[[R]] {perms = array<i32: 0, 2, 3, 1>} : (tensor<1x4x6x6xf32>) -> tensor<1x6x6x4xf32>
+// CHECK: %[[P:.*]] = tosa.reshape %[[L]], {{.*}} -> tensor<1x36x4xf32>
+// CHECK: %[[T:.*]] = tosa.transpose %[[P]] {perms = array<i32: 0, 2, 1>} : (tensor<1x36x4xf32>) -> tensor<1x4x36xf32>
+// CHECK: tosa.reduce_sum %[[T]] {axis = 2 : i32}
+// CHECK-SAME: -> tensor<1x4x1xf32>
+func.func @global_pool_after_conv(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) -> !onnx.unknown {
+  %0 = onnx.node "Conv"(%x, %w) {attrs = {kernel_shape = array<i64: 3, 3>}, domain = "", node_name = "c", opset = 11 : i64} : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> !onnx.unknown
+  %1 = onnx.node "Relu"(%0) {attrs = {}, domain = "", node_name = "relu", opset = 14 : i64} : (!onnx.unknown) -> !onnx.unknown
+  %2 = onnx.node "GlobalAveragePool"(%1) {attrs = {}, domain = "", node_name = "gap", opset = 1 : i64} : (!onnx.unknown) -> !onnx.unknown
+  return %2 : !onnx.unknown
+}
+
 // Dilated (and 3-D) pools go one axis at a time, from their kernel taps:
 // here taps x[o] and x[o + 2].
 // CHECK-LABEL: func.func @maxpool_dilated

@@ -18,6 +18,16 @@ import e2e_support as S
 from test_tensor_cores import (check_against_onnxruntime, conv, conv_relu,
                                matmul, matmul_bias_relu, saved_model)
 
+def matmul_transposed_b(name, a_shape, b_shape):
+    """A x B^T with B an input [batch, N, K] (attention's Q K^T): the kernel
+    reads B K-major where the transpose would have read it."""
+    g = S.make_models.Graph(name)
+    a = g.input("a", a_shape)
+    bt = g.node("Transpose", [g.input("b", b_shape)], perm=[0, 2, 1])
+    g.output(g.node("MatMul", [a, bt], outputs=["y"]))
+    return g.model()
+
+
 # name: (model, the instruction's N, i.e. the tiling's columns)
 MODELS = {
     # 4096 x 1152 in 128x128 tiles (two blocks per multiprocessor), nothing
@@ -41,6 +51,10 @@ MODELS = {
     # blocks) by the same rule.
     "wg_batched": (lambda n: matmul(n, [12, 256, 64], [12, 64, 256],
                                     weight=False), 128),
+    # B transposed, read K-major: rows, columns and K all cut (130, 200,
+    # 72 = two steps, the second of 8), 3 batches, 64x64 tiles.
+    "wg_transposed_b": (lambda n: matmul_transposed_b(n, [3, 130, 72],
+                                                      [3, 200, 72]), 64),
     # 3x3 convolution, padding 1, 25088 output pixels in 64x128 tiles: C
     # starts from the bias, ReLU after it.
     "wg_conv3x3": (lambda n: conv_relu(n, [32, 64, 28, 28],
@@ -84,6 +98,24 @@ def test_ptx_uses_warpgroup_mma(compile_tool, model, tmp_path):
         assert "wgmma" not in text and "wmma.mma.sync" in text, flags
 
 
+def test_transposed_b_read_k_major(compile_tool, tmp_path_factory, tmp_path):
+    """The transpose is no kernel of its own: wgmma reads B K-major (its
+    last immediate, imm-trans-b, 0 where N-major B has 1)."""
+    model = saved_model(tmp_path_factory, "wg_transposed_b",
+                        MODELS["wg_transposed_b"][0])
+    ptx = tmp_path / "model.ptx"
+    proc = S.call([compile_tool, model, "--target=cuda", "--precision=fp16",
+                   "--emit=ptx", "-o", ptx])
+    assert proc.returncode == 0, f"compiling failed{S.describe(proc)}"
+    # scale-d, imm-scale-a, imm-scale-b, imm-trans-a, imm-trans-b.
+    wgmma = re.findall(r"wgmma\.mma_async\.sync\.aligned\.m64n64k16\.f32"
+                       r"\.f16\.f16 [^;]*p,\s*1,\s*1,\s*(\d),\s*(\d);",
+                       ptx.read_text())
+    assert wgmma and all(t == ("0", "0") for t in wgmma), wgmma
+    # The casts of A and B to f16 and the GEMM: no transpose kernel.
+    assert ptx.read_text().count(".entry") == 3
+
+
 def test_matches_onnxruntime(compile_tool, run_tool, model, tmp_path):
     if S.TARGET != "cuda":
         pytest.skip("warpgroup MMA runs on the CUDA target only")
@@ -97,7 +129,8 @@ def test_matches_onnxruntime(compile_tool, run_tool, model, tmp_path):
 FORCED = ["wg64x64", "wg128x64", "wg64x128", "wg128x128", "wg64x192",
           "wg128x192", "wg64x256", "wg128x256", "wg192x192", "wg256x128"]
 FORCED_MODELS = {"wg_ragged_epilogue": MODELS["wg_ragged_epilogue"][0],
-                 "wg_conv_cut": MODELS["wg_conv_cut"][0]}
+                 "wg_conv_cut": MODELS["wg_conv_cut"][0],
+                 "wg_transposed_b": MODELS["wg_transposed_b"][0]}
 
 
 @pytest.fixture(scope="module", params=sorted(FORCED_MODELS))

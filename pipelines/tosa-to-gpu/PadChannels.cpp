@@ -11,6 +11,14 @@
 // kernel, element by element, and takes 0.178 ms so (each of its A
 // vectors is one pixel's 8 channels, gathered).
 //
+// One with stride 2 becomes instead a convolution with stride 1 over the
+// input's space-to-depth (each 2x2 block of pixels one pixel of 4 x C
+// channels, C rounded up to an even count, so 16 for an image's 3) with
+// a filter of half the height and width (rounded up, the extra taps zero):
+// ResNet-50's 7x7 stem over 3 channels (K = 7 x 7 x 8 = 392 after the
+// padding above) becomes 4x4 over 16 (K = 256), and the K step of a block
+// row reads 4 neighbouring pixels, 128 consecutive bytes.
+//
 //===----------------------------------------------------------------------===//
 #include "TosaToGpu.h"
 
@@ -85,6 +93,95 @@ struct PadConvChannels : OpRewritePattern<tosa::Conv2DOp> {
   }
 };
 
+/// A stride-2 CONV2D over fewer than 8 channels as a stride-1 one over the
+/// space-to-depth of its input (see the file comment).
+struct SpaceToDepthConv : OpRewritePattern<tosa::Conv2DOp> {
+  SpaceToDepthConv(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/2) {}
+  LogicalResult matchAndRewrite(tosa::Conv2DOp conv,
+                                PatternRewriter &rewriter) const override {
+    auto input = dyn_cast<RankedTensorType>(conv.getInput().getType());
+    auto weight = dyn_cast<RankedTensorType>(conv.getWeight().getType());
+    auto result = dyn_cast<RankedTensorType>(conv.getType());
+    if (!input || !weight || !result || !input.hasStaticShape() ||
+        !weight.hasStaticShape() || !result.hasStaticShape() ||
+        input.getRank() != 4 ||
+        !(input.getElementType().isF16() || input.getElementType().isBF16()))
+      return rewriter.notifyMatchFailure(conv, "not a static f16/bf16 input");
+    if (input.getDimSize(3) >= kChannels ||
+        conv.getStride() != ArrayRef<int64_t>{2, 2} ||
+        conv.getDilation() != ArrayRef<int64_t>{1, 1})
+      return rewriter.notifyMatchFailure(conv,
+                                         "not stride 2 over few channels");
+    DenseElementsAttr values;
+    if (!matchPattern(conv.getWeight(), m_Constant(&values)))
+      return rewriter.notifyMatchFailure(conv, "filter not a constant");
+    int64_t n = input.getDimSize(0), h = input.getDimSize(1),
+            w = input.getDimSize(2), c = input.getDimSize(3);
+    int64_t o = weight.getDimSize(0), kh = weight.getDimSize(1),
+            kw = weight.getDimSize(2);
+    int64_t c4 = llvm::alignTo(c, 2), kh2 = llvm::alignTo(kh, 2),
+            kw2 = llvm::alignTo(kw, 2);
+    int64_t oh = result.getDimSize(1), ow = result.getDimSize(2);
+    // The padded input covers exactly the rows and columns the outputs read
+    // (with the filter's extra zero taps).
+    ArrayRef<int64_t> pad = conv.getPad(); // top, bottom, left, right
+    int64_t ph = 2 * (oh - 1) + kh2, pw = 2 * (ow - 1) + kw2;
+    int64_t bottom = ph - h - pad[0], right = pw - w - pad[2];
+    if (bottom < 0 || right < 0)
+      return rewriter.notifyMatchFailure(conv, "rows past the outputs' reach");
+
+    // The filter [O, KH, KW, C] as [O, KH2/2, KW2/2, (p, q, C4)], the tap
+    // (2a + p, 2b + q) at (a, b) and zero past the original's.
+    Type element = weight.getElementType();
+    APFloat zero =
+        APFloat::getZero(cast<FloatType>(element).getFloatSemantics());
+    auto filterType =
+        RankedTensorType::get({o, kh2 / 2, kw2 / 2, 4 * c4}, element);
+    SmallVector<APFloat> taps(filterType.getNumElements(), zero);
+    auto it = values.getValues<APFloat>().begin();
+    for (int64_t f = 0; f < o; ++f)
+      for (int64_t i = 0; i < kh; ++i)
+        for (int64_t j = 0; j < kw; ++j)
+          for (int64_t ch = 0; ch < c; ++ch, ++it) {
+            int64_t channel = ((i % 2) * 2 + j % 2) * c4 + ch;
+            taps[((f * (kh2 / 2) + i / 2) * (kw2 / 2) + j / 2) * 4 * c4 +
+                 channel] = *it;
+          }
+    Location loc = conv.getLoc();
+    Value filter = tosa::ConstOp::create(
+        rewriter, loc, filterType, DenseElementsAttr::get(filterType, taps));
+
+    // The input padded, then [N, PH/2, 2, PW/2, 2, C4] ->
+    // [N, PH/2, PW/2, 2, 2, C4] -> [N, PH/2, PW/2, 4 x C4].
+    auto padConstType = RankedTensorType::get({1}, input.getElementType());
+    Value padConst =
+        tosa::ConstOp::create(rewriter, loc, padConstType,
+                              DenseElementsAttr::get(padConstType, zero));
+    Value x = tosa::PadOp::create(
+        rewriter, loc, input.clone({n, ph, pw, c4}), conv.getInput(),
+        tosa::getTosaConstShape(
+            rewriter, loc, {0, 0, pad[0], bottom, pad[2], right, 0, c4 - c}),
+        padConst);
+    auto reshape = [&](Value v, ArrayRef<int64_t> shape) -> Value {
+      return tosa::ReshapeOp::create(
+          rewriter, loc, input.clone(shape), v,
+          tosa::getTosaConstShape(rewriter, loc, shape));
+    };
+    x = reshape(x, {n, ph / 2, 2, pw / 2, 2, c4});
+    x = tosa::TransposeOp::create(
+        rewriter, loc, input.clone({n, ph / 2, pw / 2, 2, 2, c4}), x,
+        rewriter.getDenseI32ArrayAttr({0, 1, 3, 2, 4, 5}));
+    x = reshape(x, {n, ph / 2, pw / 2, 4 * c4});
+    rewriter.modifyOpInPlace(conv, [&] {
+      conv.getInputMutable().assign(x);
+      conv.getWeightMutable().assign(filter);
+      conv.setPad({0, 0, 0, 0});
+      conv.setStride({1, 1});
+    });
+    return success();
+  }
+};
+
 struct PadConvChannelsPass
     : PassWrapper<PadConvChannelsPass, OperationPass<func::FuncOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(PadConvChannelsPass)
@@ -93,14 +190,14 @@ struct PadConvChannelsPass
   }
   StringRef getDescription() const override {
     return "Give f16/bf16 convolutions with fewer than 8 input channels 8, "
-           "the extra ones zero";
+           "the extra ones zero, or with stride 2 a space-to-depth input";
   }
   void getDependentDialects(DialectRegistry &registry) const override {
     registry.insert<tosa::TosaDialect>();
   }
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<PadConvChannels>(&getContext());
+    patterns.add<SpaceToDepthConv, PadConvChannels>(&getContext());
     (void)applyPatternsGreedily(getOperation(), std::move(patterns));
   }
 };

@@ -83,6 +83,7 @@ void replaceWithGeneric(RewriterBase &rewriter, linalg::LinalgOp op,
                                            ValueRange{init}, maps, iterators);
   rewriter.cloneRegionBefore(op->getRegion(0), generic.getRegion(),
                              generic.getRegion().end());
+  generic->setAttr(kCoarsenedAttr, rewriter.getUnitAttr());
   rewriter.replaceOpWithNewOp<tensor::CollapseShapeOp>(
       op, op->getResult(0).getType(), generic.getResult(0), reassociation);
 }

@@ -327,6 +327,7 @@ void buildLinalgToGpuPipeline(OpPassManager &pm,
       options.gemmAsyncCopies, options.warpgroupMma, options.spirvGemmTilings));
   pm.addNestedPass<func::FuncOp>(
       createRowKernelsPass(options.subgroupReduce, options.subgroupSize));
+  pm.addNestedPass<func::FuncOp>(createReductionsInnermostPass());
   // Views (subview, collapse/expand_shape) fold into the loads and stores of
   // the loops, so kernels only ever see whole buffers.
   addPassPipeline(pm, "func.func(convert-linalg-to-parallel-loops),"
@@ -353,6 +354,7 @@ void registerTosaToGpuPasses() {
   registerPass(createSinkReshapesPass);
   registerPass(createPadConvChannelsPass);
   registerPass(createSplitReductionsPass);
+  registerPass(createReductionsInnermostPass);
   registerPass([] { return createFuseElementwisePass(); });
   registerPass(createCoarsenContractionsPass);
   registerPass(createUnrollSmallLoopsPass);

@@ -125,6 +125,15 @@ std::unique_ptr<mlir::Pass> createFuseElementwisePass(bool reshapes = true);
 /// matmuls compute several outputs per thread, loading each filter / right-
 /// hand-side element once for all of them.
 std::unique_ptr<mlir::Pass> createCoarsenContractionsPass();
+/// Marks the linalg.generic of a coarsened contraction, whose last loop (a
+/// thread's outputs) comes after its reduction loops on purpose.
+constexpr llvm::StringLiteral kCoarsenedAttr = "onnx_tosa.coarsened";
+
+/// `onnx-tosa-reductions-innermost` (linalg on buffers, after the row
+/// kernels): a linalg.generic with parallel loops after a reduction loop
+/// (a sum over a dimension that is not the last) has its parallel loops
+/// put first, so that all of them are spread over threads.
+std::unique_ptr<mlir::Pass> createReductionsInnermostPass();
 
 /// `onnx-tosa-select-tensor-core-ops{tensor-cores=true tf32=false
 /// simt=false}`: marks the matmuls, GEMM-shaped generic contractions and

@@ -33,7 +33,8 @@ func.func @f32(%x: tensor<1x4x4x3xf32>) -> tensor<1x4x4x2xf32> {
 // columns (2 x (8 - 1) + 4: what the 8 x 8 outputs read with 4x4 taps) and
 // to 2 channels, is cut into 2x2 blocks of pixels, each one pixel of 8
 // channels.
-// (onnx-tosa-eval gives the two forms the same outputs.)
+// (test/e2e/test_space_to_depth.py: onnx-tosa-eval gives both forms the
+// same outputs.)
 // CHECK-LABEL: func.func @stride2
 // CHECK-DAG: %[[W:.*]] = "tosa.const"() <{values = dense<{{\[\[\[\[}}1.000000e+00, 0.000000e+00, 2.000000e+00, 0.000000e+00, 4.000000e+00, 0.000000e+00, 5.000000e+00, 0.000000e+00], [3.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 6.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00]], {{\[\[}}7.000000e+00, 0.000000e+00, 8.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00], [9.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00, 0.000000e+00]]]]> : tensor<1x2x2x8xf16>}>
 // CHECK-DAG: %[[PADDING:.*]] = tosa.const_shape {values = dense<[0, 0, 1, 2, 1, 2, 0, 1]> : tensor<8xindex>}

@@ -36,54 +36,81 @@ namespace {
 /// Channels of a 16-byte vector of f16/bf16.
 constexpr int64_t kChannels = 8;
 
+/// A CONV2D both rewrites take: static f16/bf16 input of fewer than 8
+/// channels, constant filter (`values`).
+struct FewChannels {
+  RankedTensorType input, weight, result;
+  DenseElementsAttr values;
+  APFloat zero;
+};
+
+FailureOr<FewChannels> matchFewChannels(tosa::Conv2DOp conv,
+                                        PatternRewriter &rewriter) {
+  auto input = dyn_cast<RankedTensorType>(conv.getInput().getType());
+  auto weight = dyn_cast<RankedTensorType>(conv.getWeight().getType());
+  auto result = dyn_cast<RankedTensorType>(conv.getType());
+  if (!input || !weight || !result || !input.hasStaticShape() ||
+      !weight.hasStaticShape() || !result.hasStaticShape() ||
+      input.getRank() != 4 ||
+      !(input.getElementType().isF16() || input.getElementType().isBF16()))
+    return rewriter.notifyMatchFailure(conv, "not a static f16/bf16 input");
+  if (input.getDimSize(3) >= kChannels)
+    return rewriter.notifyMatchFailure(conv, "channels fill a vector");
+  DenseElementsAttr values;
+  if (!matchPattern(conv.getWeight(), m_Constant(&values)))
+    return rewriter.notifyMatchFailure(conv, "filter not a constant");
+  APFloat zero = APFloat::getZero(
+      cast<FloatType>(weight.getElementType()).getFloatSemantics());
+  return FewChannels{input, weight, result, values, zero};
+}
+
+/// `x` padded with zeros (`padding`: before and after, per dimension) to
+/// `type`. Floating-point zero points are zero: so is a convolution's own
+/// padding value.
+Value padWithZeros(PatternRewriter &rewriter, Location loc, Value x,
+                   RankedTensorType type, ArrayRef<int64_t> padding,
+                   const APFloat &zero) {
+  auto constType = RankedTensorType::get({1}, type.getElementType());
+  Value padConst = tosa::ConstOp::create(
+      rewriter, loc, constType, DenseElementsAttr::get(constType, zero));
+  return tosa::PadOp::create(rewriter, loc, type, x,
+                             tosa::getTosaConstShape(rewriter, loc, padding),
+                             padConst);
+}
+
 struct PadConvChannels : OpRewritePattern<tosa::Conv2DOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(tosa::Conv2DOp conv,
                                 PatternRewriter &rewriter) const override {
-    auto input = dyn_cast<RankedTensorType>(conv.getInput().getType());
-    auto weight = dyn_cast<RankedTensorType>(conv.getWeight().getType());
-    if (!input || !weight || !input.hasStaticShape() ||
-        !weight.hasStaticShape() || input.getRank() != 4 ||
-        !(input.getElementType().isF16() || input.getElementType().isBF16()))
-      return rewriter.notifyMatchFailure(conv, "not a static f16/bf16 input");
-    int64_t channels = input.getDimSize(3);
-    if (channels >= kChannels)
-      return rewriter.notifyMatchFailure(conv, "channels fill a vector");
-    // Floating-point zero points are zero: the padding value is zero.
-    DenseElementsAttr values;
-    if (!matchPattern(conv.getWeight(), m_Constant(&values)))
-      return rewriter.notifyMatchFailure(conv, "filter not a constant");
+    FailureOr<FewChannels> m = matchFewChannels(conv, rewriter);
+    if (failed(m))
+      return failure();
+    int64_t channels = m->input.getDimSize(3);
 
     // The filter [O, KH, KW, C] with zeros after each C.
-    SmallVector<int64_t> shape(weight.getShape());
+    SmallVector<int64_t> shape(m->weight.getShape());
     shape.back() = kChannels;
-    auto paddedWeight = weight.clone(shape);
-    APFloat zero = APFloat::getZero(
-        cast<FloatType>(weight.getElementType()).getFloatSemantics());
+    auto paddedWeight = m->weight.clone(shape);
     SmallVector<APFloat> padded;
     padded.reserve(paddedWeight.getNumElements());
-    auto it = values.getValues<APFloat>().begin();
-    for (int64_t i = 0; i < weight.getNumElements() / channels; ++i) {
+    auto it = m->values.getValues<APFloat>().begin();
+    for (int64_t i = 0; i < m->weight.getNumElements() / channels; ++i) {
       for (int64_t c = 0; c < channels; ++c, ++it)
         padded.push_back(*it);
-      padded.append(kChannels - channels, zero);
+      padded.append(kChannels - channels, m->zero);
     }
     Location loc = conv.getLoc();
     Value filter =
         tosa::ConstOp::create(rewriter, loc, paddedWeight,
                               DenseElementsAttr::get(paddedWeight, padded));
 
-    SmallVector<int64_t> inputShape(input.getShape());
+    SmallVector<int64_t> inputShape(m->input.getShape());
     inputShape.back() = kChannels;
     SmallVector<int64_t> padding(8, 0);
     padding.back() = kChannels - channels;
-    auto padConstType = RankedTensorType::get({1}, input.getElementType());
-    Value padConst =
-        tosa::ConstOp::create(rewriter, loc, padConstType,
-                              DenseElementsAttr::get(padConstType, zero));
-    Value paddedInput = tosa::PadOp::create(
-        rewriter, loc, input.clone(inputShape), conv.getInput(),
-        tosa::getTosaConstShape(rewriter, loc, padding), padConst);
+    Value paddedInput =
+        padWithZeros(rewriter, loc, conv.getInput(), m->input.clone(inputShape),
+                     padding, m->zero);
 
     rewriter.modifyOpInPlace(conv, [&] {
       conv.getInputMutable().assign(paddedInput);
@@ -99,29 +126,20 @@ struct SpaceToDepthConv : OpRewritePattern<tosa::Conv2DOp> {
   SpaceToDepthConv(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/2) {}
   LogicalResult matchAndRewrite(tosa::Conv2DOp conv,
                                 PatternRewriter &rewriter) const override {
-    auto input = dyn_cast<RankedTensorType>(conv.getInput().getType());
-    auto weight = dyn_cast<RankedTensorType>(conv.getWeight().getType());
-    auto result = dyn_cast<RankedTensorType>(conv.getType());
-    if (!input || !weight || !result || !input.hasStaticShape() ||
-        !weight.hasStaticShape() || !result.hasStaticShape() ||
-        input.getRank() != 4 ||
-        !(input.getElementType().isF16() || input.getElementType().isBF16()))
-      return rewriter.notifyMatchFailure(conv, "not a static f16/bf16 input");
-    if (input.getDimSize(3) >= kChannels ||
-        conv.getStride() != ArrayRef<int64_t>{2, 2} ||
+    if (conv.getStride() != ArrayRef<int64_t>{2, 2} ||
         conv.getDilation() != ArrayRef<int64_t>{1, 1})
-      return rewriter.notifyMatchFailure(conv,
-                                         "not stride 2 over few channels");
-    DenseElementsAttr values;
-    if (!matchPattern(conv.getWeight(), m_Constant(&values)))
-      return rewriter.notifyMatchFailure(conv, "filter not a constant");
+      return rewriter.notifyMatchFailure(conv, "not stride 2");
+    FailureOr<FewChannels> m = matchFewChannels(conv, rewriter);
+    if (failed(m))
+      return failure();
+    RankedTensorType input = m->input;
     int64_t n = input.getDimSize(0), h = input.getDimSize(1),
             w = input.getDimSize(2), c = input.getDimSize(3);
-    int64_t o = weight.getDimSize(0), kh = weight.getDimSize(1),
-            kw = weight.getDimSize(2);
+    int64_t o = m->weight.getDimSize(0), kh = m->weight.getDimSize(1),
+            kw = m->weight.getDimSize(2);
     int64_t c4 = llvm::alignTo(c, 2), kh2 = llvm::alignTo(kh, 2),
             kw2 = llvm::alignTo(kw, 2);
-    int64_t oh = result.getDimSize(1), ow = result.getDimSize(2);
+    int64_t oh = m->result.getDimSize(1), ow = m->result.getDimSize(2);
     // The padded input covers exactly the rows and columns the outputs read
     // (with the filter's extra zero taps).
     ArrayRef<int64_t> pad = conv.getPad(); // top, bottom, left, right
@@ -132,13 +150,10 @@ struct SpaceToDepthConv : OpRewritePattern<tosa::Conv2DOp> {
 
     // The filter [O, KH, KW, C] as [O, KH2/2, KW2/2, (p, q, C4)], the tap
     // (2a + p, 2b + q) at (a, b) and zero past the original's.
-    Type element = weight.getElementType();
-    APFloat zero =
-        APFloat::getZero(cast<FloatType>(element).getFloatSemantics());
-    auto filterType =
-        RankedTensorType::get({o, kh2 / 2, kw2 / 2, 4 * c4}, element);
-    SmallVector<APFloat> taps(filterType.getNumElements(), zero);
-    auto it = values.getValues<APFloat>().begin();
+    auto filterType = RankedTensorType::get({o, kh2 / 2, kw2 / 2, 4 * c4},
+                                            m->weight.getElementType());
+    SmallVector<APFloat> taps(filterType.getNumElements(), m->zero);
+    auto it = m->values.getValues<APFloat>().begin();
     for (int64_t f = 0; f < o; ++f)
       for (int64_t i = 0; i < kh; ++i)
         for (int64_t j = 0; j < kw; ++j)
@@ -153,15 +168,9 @@ struct SpaceToDepthConv : OpRewritePattern<tosa::Conv2DOp> {
 
     // The input padded, then [N, PH/2, 2, PW/2, 2, C4] ->
     // [N, PH/2, PW/2, 2, 2, C4] -> [N, PH/2, PW/2, 4 x C4].
-    auto padConstType = RankedTensorType::get({1}, input.getElementType());
-    Value padConst =
-        tosa::ConstOp::create(rewriter, loc, padConstType,
-                              DenseElementsAttr::get(padConstType, zero));
-    Value x = tosa::PadOp::create(
-        rewriter, loc, input.clone({n, ph, pw, c4}), conv.getInput(),
-        tosa::getTosaConstShape(
-            rewriter, loc, {0, 0, pad[0], bottom, pad[2], right, 0, c4 - c}),
-        padConst);
+    Value x = padWithZeros(
+        rewriter, loc, conv.getInput(), input.clone({n, ph, pw, c4}),
+        {0, 0, pad[0], bottom, pad[2], right, 0, c4 - c}, m->zero);
     auto reshape = [&](Value v, ArrayRef<int64_t> shape) -> Value {
       return tosa::ReshapeOp::create(
           rewriter, loc, input.clone(shape), v,

@@ -156,8 +156,6 @@ struct SinkReshapesPass
     tosa::ReshapeOp::getCanonicalizationPatterns(patterns, ctx);
     // As with canonicalize, rewrites that have not settled after the
     // driver's iterations are not an error: the IR is valid at every step.
-    // As with canonicalize, rewrites that have not settled after the
-    // driver's iterations are not an error: the IR is valid at every step.
     // A reshape moves at most once past each op (and its operands' reshapes
     // are created once): the bound only guards against a rewrite that
     // undoes another.

@@ -1624,35 +1624,42 @@ Value KernelBuilder::copyWarpgroupTiles(Value k0, Value stageStart,
         b.getIndexAttr(v), elements(ix.both(inside, live)),
         /*bypassL1=*/b.getUnitAttr()));
   };
-  // A: 8 vectors per row, so that the 8 threads of a quarter warp fill one
-  // 128-byte row.
-  for (int64_t i = 0; i < t.tileM() * rowVectors / t.threads(); ++i) {
-    Value idx = ix.add(thread, i * t.threads());
-    Value row = ix.div(idx, rowVectors);
-    Value vector = ix.rem(idx, rowVectors);
-    Value k = ix.add(k0, ix.mul(vector, v));
-    Value inside = kEdge ? ix.lt(k, g.k) : Value();
-    copy(ix.add(stageStart, swizzled(ix.div(row, 8), row, vector)), a,
-         aOffset(ix, g, batch, aRow(row), kEdge ? ix.min(k, g.k - v) : k),
-         inside);
-  }
-  bool nEdge = g.n % t.tileN() != 0;
-  Value startB = ix.add(stageStart, warpgroupStageA(t));
-  if (g.kMajorB()) {
-    // B K-major: laid out as A is, a row of 64 K per column of the tile.
-    for (int64_t i = 0; i < t.tileN() * rowVectors / t.threads(); ++i) {
+  // A tile of `rows` rows of 64 of K (A, and B read K-major), 8 vectors a
+  // row, so that the 8 threads of a quarter warp fill one 128-byte row.
+  // `offset(row, k)`: where the vector at K index k of the tile's row is (k
+  // clamped to the last whole vector); `rowExists(row)`: whether the row is
+  // inside the operand (null: always).
+  auto copyKMajor = [&](int64_t rows, Value start, Value source,
+                        function_ref<Value(Value, Value)> offset,
+                        function_ref<Value(Value)> rowExists) {
+    for (int64_t i = 0; i < rows * rowVectors / t.threads(); ++i) {
       Value idx = ix.add(thread, i * t.threads());
       Value row = ix.div(idx, rowVectors);
       Value vector = ix.rem(idx, rowVectors);
       Value k = ix.add(k0, ix.mul(vector, v));
-      Value n = ix.add(n0, row);
-      Value kInside = kEdge ? ix.lt(k, g.k) : Value();
-      Value nInside = nEdge ? ix.lt(n, g.n) : Value();
-      copy(ix.add(startB, swizzled(ix.div(row, 8), row, vector)), bm,
-           bOffset(kEdge ? ix.min(k, g.k - v) : k,
-                   nEdge ? ix.min(n, g.n - 1) : n),
-           ix.both(kInside, nInside));
+      Value inside = kEdge ? ix.lt(k, g.k) : Value();
+      copy(ix.add(start, swizzled(ix.div(row, 8), row, vector)), source,
+           offset(row, kEdge ? ix.min(k, g.k - v) : k),
+           ix.both(inside, rowExists(row)));
     }
+  };
+  copyKMajor(
+      t.tileM(), stageStart, a,
+      [&](Value row, Value k) { return aOffset(ix, g, batch, aRow(row), k); },
+      [](Value) { return Value(); });
+  bool nEdge = g.n % t.tileN() != 0;
+  Value startB = ix.add(stageStart, warpgroupStageA(t));
+  if (g.kMajorB()) {
+    // B's columns are the rows of its tile.
+    copyKMajor(
+        t.tileN(), startB, bm,
+        [&](Value row, Value k) {
+          Value n = ix.add(n0, row);
+          return bOffset(k, nEdge ? ix.min(n, g.n - 1) : n);
+        },
+        [&](Value row) {
+          return nEdge ? ix.lt(ix.add(n0, row), g.n) : Value();
+        });
     return nvgpu::DeviceAsyncCreateGroupOp::create(b, token, copies);
   }
   // B: row k of the tile is tileN / 8 vectors, 8 of each column block.
@@ -1947,19 +1954,6 @@ bool touches(Operation *op, Value base) {
   return found;
 }
 
-/// Whether `op` may write memory other than through the inits of a linalg
-/// op, none of which is a view of one of `bases`.
-bool mayWriteAny(Operation *op, ArrayRef<Value> bases) {
-  if (isMemoryEffectFree(op) || isa<memref::AllocOp>(op))
-    return false;
-  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-  if (!linalgOp || !linalgOp.hasPureBufferSemantics())
-    return true;
-  return llvm::any_of(linalgOp.getDpsInits(), [&](Value init) {
-    return llvm::is_contained(bases, viewSource(init));
-  });
-}
-
 /// Whether `op` (a linalg op, or a kernel this pass built, say) may write
 /// buffer `base` through any view of it: one of its ops or nested ops has
 /// a write effect on such a view or on memory it does not name, or has no
@@ -2025,19 +2019,25 @@ bool onlyUsedBy(Value root, ArrayRef<Operation *> users) {
   return true;
 }
 
-/// The dense buffer with an identity layout that `v` is a view of through
-/// subview and expand/collapse_shape ops, when `v`'s layout is static
-/// strides and an offset, which such views keep relative to the start of
-/// that buffer.
-Value stridedRoot(Value v) {
-  auto type = dyn_cast<MemRefType>(v.getType());
+/// A view's buffer and where the view's elements are in it.
+struct StridedView {
+  Value root;
   SmallVector<int64_t> strides;
   int64_t offset;
+};
+
+/// The dense buffer with an identity layout that `v` is a view of through
+/// subview and expand/collapse_shape ops, and `v`'s strides and offset in
+/// it (its layout's, which such views keep relative to the start of that
+/// buffer), when they are static.
+std::optional<StridedView> stridedView(Value v) {
+  auto type = dyn_cast<MemRefType>(v.getType());
+  StridedView view;
   if (!type || !type.hasStaticShape() ||
-      failed(type.getStridesAndOffset(strides, offset)) ||
-      ShapedType::isDynamic(offset) ||
-      llvm::any_of(strides, ShapedType::isDynamic))
-    return {};
+      failed(type.getStridesAndOffset(view.strides, view.offset)) ||
+      ShapedType::isDynamic(view.offset) ||
+      llvm::any_of(view.strides, ShapedType::isDynamic))
+    return std::nullopt;
   while (Operation *def = v.getDefiningOp()) {
     if (!isa<memref::SubViewOp, memref::ExpandShapeOp, memref::CollapseShapeOp>(
             def))
@@ -2045,9 +2045,10 @@ Value stridedRoot(Value v) {
     v = def->getOperand(0);
   }
   auto root = dyn_cast<MemRefType>(v.getType());
-  return root && root.hasStaticShape() && root.getLayout().isIdentity()
-             ? v
-             : Value();
+  if (!root || !root.hasStaticShape() || !root.getLayout().isIdentity())
+    return std::nullopt;
+  view.root = v;
+  return view;
 }
 
 /// A transpose whose result a GEMM reads as an operand, which the GEMM can
@@ -2077,24 +2078,21 @@ foldedTranspose(linalg::LinalgOp op, Value operand, ArrayRef<int64_t> groups) {
       transpose->getBlock() != op->getBlock() ||
       !transpose->isBeforeInBlock(op) || !onlyUsedBy(buffer, {transpose, op}))
     return std::nullopt;
-  Value input = transpose.getInput();
-  Value root = stridedRoot(input);
-  if (!root)
+  std::optional<StridedView> input = stridedView(transpose.getInput());
+  if (!input)
     return std::nullopt;
   for (Operation *x = transpose->getNextNode(); x != op; x = x->getNextNode())
-    if (mayWrite(x, root))
+    if (mayWrite(x, input->root))
       return std::nullopt;
   // The result's dimensions as extents and strides in the input's buffer,
   // split (innermost first) into the operand's columns, rows and batch; a
   // dimension may be split between two of them.
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  (void)cast<MemRefType>(input.getType()).getStridesAndOffset(strides, offset);
   ArrayRef<int64_t> shape = cast<MemRefType>(buffer.getType()).getShape();
   SmallVector<Factor> dims;
   for (auto [extent, from] : llvm::zip(shape, transpose.getPermutation()))
-    dims.push_back({extent, strides[from]});
-  FoldedTranspose folded{transpose, root, Layout{offset, {}, {}, {}}};
+    dims.push_back({extent, input->strides[from]});
+  FoldedTranspose folded{transpose, input->root,
+                         Layout{input->offset, {}, {}, {}}};
   SmallVector<Factor, 2> *parts[] = {&folded.layout.batch, &folded.layout.rows,
                                      &folded.layout.cols};
   for (int i = 2; i >= 0; --i) {
@@ -2155,7 +2153,7 @@ linalg::GenericOp epilogueOf(linalg::LinalgOp op, Value cRoot,
   for (int i = 0; next && i < kSearchWindow; ++i) {
     if (touches(next, cRoot))
       break;
-    if (mayWriteAny(next, inputs))
+    if (llvm::any_of(inputs, [&](Value in) { return mayWrite(next, in); }))
       return {};
     next = next->getNextNode();
   }
@@ -2476,23 +2474,24 @@ struct TensorCoreKernelsPass
       // transposes dropped, where their elements still make aligned
       // vectors along K in A, along N in B (or with warpgroup MMA along K).
       SmallVector<linalg::TransposeOp> folded;
+      // Operand `i` (groups: its batch, rows, columns) through its
+      // transpose, when its layout suits the kernel (`kMajor`: its rows may
+      // be the ones consecutive in memory).
+      auto fold = [&](unsigned i, ArrayRef<int64_t> groups, bool kMajor,
+                      std::optional<Layout> &layout) {
+        std::optional<FoldedTranspose> f =
+            foldedTranspose(op, op.getDpsInputs()[i], groups);
+        if (!f || f->root == roots[2] ||
+            (f->layout.rowsContiguous() && !kMajor) ||
+            !copiesVectors(f->layout, vectorWidth(g->element)))
+          return;
+        layout = f->layout;
+        roots[i] = f->root;
+        folded.push_back(f->transpose);
+      };
       if (g->kh == 0 && roots[2]) {
-        int64_t width = vectorWidth(g->element);
-        if (auto f = foldedTranspose(op, input, {g->batch, g->m, g->k});
-            f && f->root != roots[2] && !f->layout.rowsContiguous() &&
-            copiesVectors(f->layout, width)) {
-          g->aLayout = f->layout;
-          roots[0] = f->root;
-          folded.push_back(f->transpose);
-        }
-        if (auto f = foldedTranspose(op, op.getDpsInputs()[1],
-                                     {g->batch, g->k, g->n});
-            f && f->root != roots[2] && (w || !f->layout.rowsContiguous()) &&
-            copiesVectors(f->layout, width)) {
-          g->bLayout = f->layout;
-          roots[1] = f->root;
-          folded.push_back(f->transpose);
-        }
+        fold(0, {g->batch, g->m, g->k}, /*kMajor=*/false, g->aLayout);
+        fold(1, {g->batch, g->k, g->n}, /*kMajor=*/w.has_value(), g->bLayout);
       }
       if (!roots[0] || !roots[1] || !roots[2])
         continue;

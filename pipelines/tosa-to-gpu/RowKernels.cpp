@@ -737,18 +737,20 @@ void RowKernel::build(const SubgroupReduction &subgroups) {
   auto c = [&](int64_t v) { return arith::ConstantIndexOp::create(b, v); };
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
-  SmallVector<Type> scratchTypes;
-  for (Operation *op : ops)
-    if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-        linalgOp && linalgOp.getNumReductionLoops() > 0)
-      scratchTypes.push_back(MemRefType::get(
-          {threads}, getElementTypeOrSelf(linalgOp.getDpsInits()[0].getType()),
-          MemRefLayoutAttrInterface{}, workgroup));
+  // A row per subgroup needs no workgroup memory; else each reduction has
+  // a buffer of the threads' partial results.
   int64_t rowsPerBlock = warpRows(subgroups);
-  if (rowsPerBlock) {
+  SmallVector<Type> scratchTypes;
+  if (rowsPerBlock)
     threads = subgroups.size;
-    scratchTypes.clear();
-  }
+  else
+    for (Operation *op : ops)
+      if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+          linalgOp && linalgOp.getNumReductionLoops() > 0)
+        scratchTypes.push_back(MemRefType::get(
+            {threads},
+            getElementTypeOrSelf(linalgOp.getDpsInits()[0].getType()),
+            MemRefLayoutAttrInterface{}, workgroup));
   auto launch = gpu::LaunchOp::create(
       b, c(shape.numRows / std::max<int64_t>(rowsPerBlock, 1)), c(1), c(1),
       c(threads), c(std::max<int64_t>(rowsPerBlock, 1)), c(1),

@@ -99,7 +99,10 @@ public:
 Status launchSteps(const DriverApi &api, CudaSequence &seq, CUstream stream,
                    bool overlap = false) {
   for (CudaSequence::Step &s : seq.steps) {
-    if (overlap && s.waitsForPrevious) {
+    void **params = s.argPtrs.empty() ? nullptr : s.argPtrs.data();
+    bool programmatic = overlap && s.waitsForPrevious;
+    CUresult r;
+    if (programmatic) {
       CUlaunchAttribute attribute{};
       attribute.id = kCuLaunchAttributeProgrammaticStreamSerialization;
       attribute.value.programmaticStreamSerializationAllowed = 1;
@@ -107,19 +110,16 @@ Status launchSteps(const DriverApi &api, CudaSequence &seq, CUstream stream,
                             s.block[0],    s.block[1], s.block[2],
                             s.sharedBytes, stream,     &attribute,
                             1};
-      CUresult r = api.cuLaunchKernelEx(
-          &config, s.fn, s.argPtrs.empty() ? nullptr : s.argPtrs.data(),
-          nullptr);
-      if (r != CUDA_SUCCESS)
-        return driverError(api, "cuLaunchKernelEx", r).withContext(s.label);
-      continue;
+      r = api.cuLaunchKernelEx(&config, s.fn, params, nullptr);
+    } else {
+      r = api.cuLaunchKernel(s.fn, s.grid[0], s.grid[1], s.grid[2], s.block[0],
+                             s.block[1], s.block[2], s.sharedBytes, stream,
+                             params, nullptr);
     }
-    CUresult r = api.cuLaunchKernel(
-        s.fn, s.grid[0], s.grid[1], s.grid[2], s.block[0], s.block[1],
-        s.block[2], s.sharedBytes, stream,
-        s.argPtrs.empty() ? nullptr : s.argPtrs.data(), nullptr);
     if (r != CUDA_SUCCESS)
-      return driverError(api, "cuLaunchKernel", r).withContext(s.label);
+      return driverError(
+                 api, programmatic ? "cuLaunchKernelEx" : "cuLaunchKernel", r)
+          .withContext(s.label);
   }
   return okStatus();
 }

@@ -324,7 +324,8 @@ void buildLinalgToGpuPipeline(OpPassManager &pm,
   // Only acts on the ops onnx-tosa-select-tensor-core-ops marked.
   pm.addNestedPass<func::FuncOp>(createTensorCoreKernelsPass(
       options.gemmTiling, options.gemmStages, options.gemmPrefetch,
-      options.gemmAsyncCopies, options.warpgroupMma, options.spirvGemmTilings));
+      options.gemmAsyncCopies, options.warpgroupMma, options.spirvGemmTilings,
+      options.fusedAttention));
   pm.addNestedPass<func::FuncOp>(
       createRowKernelsPass(options.subgroupReduce, options.subgroupSize));
   pm.addNestedPass<func::FuncOp>(createReductionsInnermostPass());

@@ -33,8 +33,9 @@
 // (isRowReduction): split in two they would be two kernels more.
 //
 //===----------------------------------------------------------------------===//
-#include "TosaToGpu.h"
 #include "KernelBodies.h"
+#include "RowKernel.h"
+#include "TosaToGpu.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -59,14 +60,6 @@ constexpr int64_t kMaxRow = 8192;
 constexpr int64_t kMaxPerThread = 16;
 /// One workgroup per row, along the grid's x dimension.
 constexpr int64_t kMaxRows = kMaxGridDimension;
-
-/// The rows a kernel works on: how many, and how many elements each.
-struct RowShape {
-  int64_t numRows = 1, rowSize = 1;
-  bool operator==(const RowShape &o) const {
-    return numRows == o.numRows && rowSize == o.rowSize;
-  }
-};
 
 int64_t product(ArrayRef<int64_t> v) {
   int64_t p = 1;
@@ -124,14 +117,6 @@ bool partialsMayStartAt(Operation *combiner, Attribute init) {
     return i.getValue() == (additive ? 0 : 1);
   return false;
 }
-
-/// How an op of a row kernel iterates: its loops are [rows..., row...],
-/// `rowLoops` of them over the row (none: the op computes once per row).
-struct OpRows {
-  SmallVector<int64_t> ranges;
-  unsigned rowLoops = 0;
-  unsigned rowsLoops() const { return ranges.size() - rowLoops; }
-};
 
 /// A reduction the row kernel takes: its leading loops parallel, then its
 /// reduction loops (the row), its result indexed by the parallel loops;
@@ -211,26 +196,13 @@ Attribute fillValue(linalg::FillOp fill) {
   return value;
 }
 
-/// Where in its buffer an op's operand is accessed, seen from the kernel:
-/// at element j of row r (offset r * rowSize + j of the dense buffer it is
-/// a reshape of), at row r (offset r), or otherwise.
-enum class Access { Element, Row, Other };
-
-struct Location {
-  Value base;
-  Access access;
-  bool operator==(const Location &o) const {
-    return base == o.base && access == o.access;
-  }
-};
-
-Location locate(linalg::LinalgOp op, OpOperand &operand, const OpRows &rows) {
+RowPlace locate(linalg::LinalgOp op, OpOperand &operand, const OpRows &rows) {
   Value v = operand.get();
   auto dense = [](Value x) {
     auto t = dyn_cast<MemRefType>(x.getType());
     return t && t.hasStaticShape() && t.getLayout().isIdentity();
   };
-  Location other{viewSource(v), Access::Other};
+  RowPlace other{viewSource(v), Access::Other};
   // A chain of reshapes of a dense buffer keeps the row-major order.
   Value base = v;
   while (Operation *def = base.getDefiningOp()) {
@@ -278,15 +250,6 @@ bool isNeutral(Operation *op) {
   return isMemoryEffectFree(op) || isa<memref::AllocOp>(op);
 }
 
-/// How a row kernel combines its threads' partial results: with
-/// `enabled`, in subgroups first (gpu.subgroup_reduce), then the subgroups'
-/// results in workgroup memory; `size` lanes per subgroup where the target
-/// fixes it (32 on CUDA), 0 where the device decides (Vulkan).
-struct SubgroupReduction {
-  bool enabled = false;
-  int64_t size = 0;
-};
-
 /// The subgroup reduction that does what `combiner` does, for 32-bit
 /// values (subgroup operations on other widths are optional in Vulkan),
 /// and for 16-bit floats the maxima and minima, which are exact in f32
@@ -315,66 +278,15 @@ std::optional<gpu::AllReduceOperation> subgroupKindOf(Operation *combiner) {
       .Default([](Operation *) { return std::nullopt; });
 }
 
-class RowKernel {
-public:
-  explicit RowKernel(const RowShape &shape) : shape(shape) {
-    threads = threadsFor(shape.rowSize);
-  }
+} // namespace
 
-  /// Whether `op` can join the kernel after the ops already in it.
-  bool accepts(Operation *op);
-  void add(Operation *op);
-  bool hasReduction() const { return reductions > 0; }
-  void dropUnusedFills();
-  ArrayRef<Operation *> members() const { return ops; }
-  void build(const SubgroupReduction &subgroups);
-
-private:
-  int64_t warpRows(const SubgroupReduction &subgroups) const;
-  RowShape shape;
-  int64_t threads;
-  SmallVector<Operation *> ops;
-  DenseMap<Operation *, OpRows> rowsOf;
-  int reductions = 0;
-  // What the kernel computes, by where it is in memory; the buffers it
-  // writes, and those it reads from memory.
-  SmallVector<Location> written;
-  DenseSet<Value> writtenBases, readBases;
-  // The fills of reduction accumulators: buffer base -> value.
-  DenseMap<Value, Attribute> fills;
-
-  // Inside the launch.
-  Value thread, row;
-  SmallVector<Value> elements; // the thread's elements' positions in a row
-  // Per location: one value per element of the thread, or one per row.
-  DenseMap<Value, SmallVector<Value>> elementValues;
-  DenseMap<Value, Value> rowValues;
-
-  bool isWritten(const Location &l) const {
-    return llvm::is_contained(written, l);
-  }
-  bool readable(linalg::LinalgOp op, OpOperand &operand, const OpRows &rows);
-  bool usedOutside(Value base) const;
-  SmallVector<Value> loopIndices(ImplicitLocOpBuilder &b, const OpRows &rows,
-                                 Value element);
-  Value read(ImplicitLocOpBuilder &b, linalg::LinalgOp op, OpOperand &operand,
-             ArrayRef<Value> idx, size_t e);
-  void write(ImplicitLocOpBuilder &b, linalg::LinalgOp op, OpOperand &out,
-             ArrayRef<Value> idx, size_t e, Value value);
-  void emitElementwise(ImplicitLocOpBuilder &b, linalg::LinalgOp op);
-  void emitReduction(ImplicitLocOpBuilder &b, linalg::LinalgOp op,
-                     Value scratchBuffer, const SubgroupReduction &subgroups);
-  Value combineInSubgroups(ImplicitLocOpBuilder &b, Value partial,
-                           gpu::AllReduceOperation kind, Value scratch,
-                           int64_t subgroupSize,
-                           function_ref<Value(Value, Value)> combine);
-  Value combineInTree(ImplicitLocOpBuilder &b, Value partial, Value scratch,
-                      function_ref<Value(Value, Value)> combine);
-};
+RowKernel::RowKernel(const RowShape &shape) : shape(shape) {
+  threads = threadsFor(shape.rowSize);
+}
 
 bool RowKernel::readable(linalg::LinalgOp op, OpOperand &operand,
                          const OpRows &rows) {
-  Location l = locate(op, operand, rows);
+  RowPlace l = locate(op, operand, rows);
   if (!writtenBases.contains(l.base))
     return true;
   return l.access != Access::Other && isWritten(l);
@@ -418,7 +330,7 @@ bool RowKernel::accepts(Operation *op) {
       return false;
     // Each value lands on its own element (or row) of a buffer the kernel
     // does not read from memory.
-    Location l = locate(linalgOp, out, *rows);
+    RowPlace l = locate(linalgOp, out, *rows);
     if (l.access == Access::Other || readBases.contains(l.base) ||
         (writtenBases.contains(l.base) && !isWritten(l)))
       return false;
@@ -444,14 +356,14 @@ void RowKernel::add(Operation *op) {
   OpRows rows = *opRows(linalgOp, shape);
   rowsOf[op] = rows;
   for (OpOperand *in : linalgOp.getDpsInputOperands()) {
-    Location l = locate(linalgOp, *in, rows);
+    RowPlace l = locate(linalgOp, *in, rows);
     if (!writtenBases.contains(l.base))
       readBases.insert(l.base);
   }
   if (linalgOp.getNumReductionLoops() > 0)
     ++reductions;
   for (OpOperand &out : linalgOp.getDpsInitsMutable()) {
-    Location l = locate(linalgOp, out, rows);
+    RowPlace l = locate(linalgOp, out, rows);
     written.push_back(l);
     writtenBases.insert(l.base);
   }
@@ -485,7 +397,7 @@ bool RowKernel::usedOutside(Value base) const {
         worklist.push_back(user->getResult(0));
         continue;
       }
-      if (!llvm::is_contained(ops, user))
+      if (!llvm::is_contained(ops, user) && !consumers.contains(user))
         return true;
     }
   }
@@ -519,7 +431,7 @@ SmallVector<Value> RowKernel::loopIndices(ImplicitLocOpBuilder &b,
 /// thread's element `e`): from the kernel, or loaded from memory.
 Value RowKernel::read(ImplicitLocOpBuilder &b, linalg::LinalgOp op,
                       OpOperand &operand, ArrayRef<Value> idx, size_t e) {
-  Location l = locate(op, operand, rowsOf[op]);
+  RowPlace l = locate(op, operand, rowsOf[op]);
   if (isWritten(l))
     return l.access == Access::Row ? rowValues[l.base]
                                    : elementValues[l.base][e];
@@ -534,7 +446,7 @@ Value RowKernel::read(ImplicitLocOpBuilder &b, linalg::LinalgOp op,
 void RowKernel::write(ImplicitLocOpBuilder &b, linalg::LinalgOp op,
                       OpOperand &out, ArrayRef<Value> idx, size_t e,
                       Value value) {
-  Location l = locate(op, out, rowsOf[op]);
+  RowPlace l = locate(op, out, rowsOf[op]);
   if (l.access == Access::Row) {
     rowValues[l.base] = value;
   } else {
@@ -664,11 +576,9 @@ Value RowKernel::combineInTree(ImplicitLocOpBuilder &b, Value partial,
 }
 
 /// Each thread folds its elements into a partial result with the op's
-/// body; the partial results meet in `scratchBuffer`, after a subgroup
-/// reduction where `subgroups` allows one.
+/// body; `combine` combines the threads' partial results into the row's.
 void RowKernel::emitReduction(ImplicitLocOpBuilder &b, linalg::LinalgOp op,
-                              Value scratchBuffer,
-                              const SubgroupReduction &subgroups) {
+                              Combine combine) {
   const OpRows &rows = rowsOf[op];
   OpOperand *init = op.getDpsInitOperand(0);
   Value partial = arith::ConstantOp::create(
@@ -690,17 +600,12 @@ void RowKernel::emitReduction(ImplicitLocOpBuilder &b, linalg::LinalgOp op,
   Value acc = body->getArguments().back();
   Value other = combiner->getOperand(0) == acc ? combiner->getOperand(1)
                                                : combiner->getOperand(0);
-  auto combine = [&](Value mine, Value theirs) {
+  Value result = combine(b, partial, [&](Value mine, Value theirs) {
     IRMapping map;
     map.map(acc, mine);
     map.map(other, theirs);
     return b.clone(*combiner, map)->getResult(0);
-  };
-  std::optional<gpu::AllReduceOperation> kind = subgroupKindOf(combiner);
-  Value result = subgroups.enabled && kind
-                     ? combineInSubgroups(b, partial, *kind, scratchBuffer,
-                                          subgroups.size, combine)
-                     : combineInTree(b, partial, scratchBuffer, combine);
+  });
   // The result's indices use the rows' loops alone.
   write(b, op, *init, idx, 0, result);
 }
@@ -770,20 +675,68 @@ void RowKernel::build(const SubgroupReduction &subgroups) {
     if (isa<linalg::FillOp>(op))
       continue;
     auto linalgOp = cast<linalg::LinalgOp>(op);
-    if (linalgOp.getNumReductionLoops() > 0)
-      emitReduction(
-          b, linalgOp,
-          rowsPerBlock
-              ? Value()
-              : Value(launch.getWorkgroupAttributions()[nextScratch++]),
-          subgroups);
-    else
+    if (linalgOp.getNumReductionLoops() == 0) {
       emitElementwise(b, linalgOp);
+      continue;
+    }
+    // The partial results meet in the reduction's workgroup buffer, after
+    // a subgroup reduction where `subgroups` allows one.
+    Value scratch =
+        rowsPerBlock ? Value()
+                     : Value(launch.getWorkgroupAttributions()[nextScratch++]);
+    std::optional<gpu::AllReduceOperation> kind =
+        subgroupKindOf(combinerOf(linalgOp));
+    emitReduction(b, linalgOp,
+                  [&](ImplicitLocOpBuilder &b, Value partial,
+                      function_ref<Value(Value, Value)> combine) {
+                    if (subgroups.enabled && kind)
+                      return combineInSubgroups(b, partial, *kind, scratch,
+                                                subgroups.size, combine);
+                    return combineInTree(b, partial, scratch, combine);
+                  });
   }
   gpu::TerminatorOp::create(b);
   for (Operation *op : llvm::reverse(ops))
     op->erase();
 }
+
+void RowKernel::seed(Value base) {
+  written.push_back({base, Access::Element});
+  writtenBases.insert(base);
+}
+
+bool RowKernel::writesOutside() const {
+  return llvm::any_of(writtenBases,
+                      [&](Value base) { return usedOutside(base); });
+}
+
+void RowKernel::emitRow(ImplicitLocOpBuilder &b, Value thread, Value row,
+                        ArrayRef<Value> elements, Value seededBase,
+                        ArrayRef<Value> seeded, Combine combine) {
+  this->thread = thread;
+  this->row = row;
+  this->elements.assign(elements.begin(), elements.end());
+  elementValues.clear();
+  rowValues.clear();
+  elementValues[seededBase].assign(seeded.begin(), seeded.end());
+  for (Operation *op : ops) {
+    if (isa<linalg::FillOp>(op))
+      continue;
+    auto linalgOp = cast<linalg::LinalgOp>(op);
+    if (linalgOp.getNumReductionLoops() > 0)
+      emitReduction(b, linalgOp, combine);
+    else
+      emitElementwise(b, linalgOp);
+  }
+}
+
+std::optional<RowShape> rowReductionRows(linalg::LinalgOp op) {
+  if (auto reduction = rowReductionShape(op))
+    return reduction->first;
+  return std::nullopt;
+}
+
+namespace {
 
 struct RowKernelsPass
     : PassWrapper<RowKernelsPass, OperationPass<func::FuncOp>> {

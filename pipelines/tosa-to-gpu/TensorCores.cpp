@@ -51,6 +51,10 @@
 // tile from swizzled tiles in dynamic workgroup memory, and C goes to memory
 // straight from the accumulators (an epilogue through that workgroup
 // memory, a run of neighbouring columns per thread: epilogueRowAt).
+// There, attention's scores, the softmax after them and its context
+// (Q K^T, row ops, P V: attentionAt) become one kernel instead of three
+// (buildAttention), the row ops computed on the scores' accumulators as a
+// row kernel (RowKernel.h) would compute them.
 //
 // Operands are addressed through a one-dimensional view of the buffer their
 // expand/collapse_shape chain starts from, so the kernel receives whole
@@ -62,8 +66,9 @@
 // buffers 128-byte alignment: WMMA needs 32-byte aligned fragments.
 //
 //===----------------------------------------------------------------------===//
-#include "TosaToGpu.h"
 #include "KernelBodies.h"
+#include "RowKernel.h"
+#include "TosaToGpu.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -833,12 +838,24 @@ private:
   // Warpgroup MMA.
   void buildWarpgroupGemm(Value aRoot, Value bRoot, Value partials,
                           bool zeroInit);
-  Value copyWarpgroupTiles(Value k0, Value stageStart, Value live = {});
+  Value copyWarpgroupTiles(Value k0, Value stageStart, Value live = {},
+                           bool withA = true);
+  Value descriptor(Value byteAddress, int64_t leading, int64_t stride);
+  Type accumulatorType();
+  Value multiplyStep(Value acc, Value start, Value warpgroupRows);
+  void storeWarpgroupResult(Value acc, Value raw);
   /// Calls `f(row, col, r)` for each pair of neighbouring columns (row,
   /// col), (row, col + 1) of the block's tile of C whose accumulators are
   /// elements r and r + 1 of this thread's.
   void forEachAccumulatorPair(function_ref<void(Value, Value, int64_t)> f);
   void buildSliceSum(Value partials);
+
+public:
+  /// Attention as one kernel (see buildAttention's comment): this builder
+  /// Q K^T's, `pv` P V's.
+  void buildAttention(KernelBuilder &pv, RowKernel &softmax, Value qRoot,
+                      Value kRoot, Value sRoot, Value pRoot, Value vRoot,
+                      Value oRoot, linalg::GenericOp epilogue);
 };
 
 void KernelBuilder::forEachVector(int64_t rows, int64_t cols,
@@ -1428,7 +1445,7 @@ gpu::LaunchOp KernelBuilder::enterGemmLaunch(ArrayRef<Type> buffers,
   }
   a = flatView(b, aRoot);
   bm = flatView(b, bRoot);
-  c = partials ? partials : flatView(b, cRoot);
+  c = partials ? partials : cRoot ? flatView(b, cRoot) : Value();
   kBegin = ix.mul(slice, sliceK());
   return launch;
 }
@@ -1598,8 +1615,8 @@ bool warpgroupStagedEpilogue(const Tiling &t) {
 /// K or N are filled with zeros (their source clamped, none of it read),
 /// and so is everything where `live` (if given) is false: a step past the
 /// end of K, whose copies only keep the count of groups in flight even.
-Value KernelBuilder::copyWarpgroupTiles(Value k0, Value stageStart,
-                                        Value live) {
+Value KernelBuilder::copyWarpgroupTiles(Value k0, Value stageStart, Value live,
+                                        bool withA) {
   Type token = nvgpu::DeviceAsyncTokenType::get(b.getContext());
   bool kEdge = g.k % kWarpgroupK != 0;
   int64_t v = vec(); // 8 f16: 16 bytes
@@ -1643,10 +1660,11 @@ Value KernelBuilder::copyWarpgroupTiles(Value k0, Value stageStart,
            ix.both(inside, rowExists(row)));
     }
   };
-  copyKMajor(
-      t.tileM(), stageStart, a,
-      [&](Value row, Value k) { return aOffset(ix, g, batch, aRow(row), k); },
-      [](Value) { return Value(); });
+  if (withA)
+    copyKMajor(
+        t.tileM(), stageStart, a,
+        [&](Value row, Value k) { return aOffset(ix, g, batch, aRow(row), k); },
+        [](Value) { return Value(); });
   bool nEdge = g.n % t.tileN() != 0;
   Value startB = ix.add(stageStart, warpgroupStageA(t));
   if (g.kMajorB()) {
@@ -1715,7 +1733,7 @@ void KernelBuilder::forEachAccumulatorPair(
 void KernelBuilder::buildWarpgroupGemm(Value aRoot, Value bRoot, Value partials,
                                        bool zeroInit) {
   MLIRContext *ctx = b.getContext();
-  Type f32 = b.getF32Type(), i64 = b.getI64Type();
+  Type f32 = b.getF32Type();
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   int64_t bytes = warpgroupSharedBytes(t);
@@ -1742,30 +1760,10 @@ void KernelBuilder::buildWarpgroupGemm(Value aRoot, Value bRoot, Value partials,
   int64_t stage = warpgroupStage(t);
   auto stageStart = [&](Value s) { return ix.add(first, ix.mul(s, stage)); };
 
-  // Shared-memory matrix descriptors: the start address, the leading and
-  // stride byte offsets, all in units of 16 bytes, and the 128-byte swizzle
-  // (1 in bits 62-63). A (K-major): 8-row blocks 1024 bytes apart (the
-  // leading offset is unused by the swizzled layout). B (N-major): column
-  // blocks of 64 1024 bytes apart, 8-row blocks tileN / 64 x 1024 bytes;
-  // K-major (kMajorB), as A, 8 columns a block.
-  auto descriptor = [&](Value byteAddress, int64_t leading,
-                        int64_t stride) -> Value {
-    Value x = arith::IndexCastOp::create(b, i64, byteAddress);
-    x = arith::AndIOp::create(b, x,
-                              arith::ConstantIntOp::create(b, i64, 0x3FFFF));
-    x = arith::ShRUIOp::create(b, x, arith::ConstantIntOp::create(b, i64, 4));
-    uint64_t fields = (uint64_t(leading >> 4) << 16) |
-                      (uint64_t(stride >> 4) << 32) | (uint64_t(1) << 62);
-    return arith::OrIOp::create(
-        b, x, arith::ConstantIntOp::create(b, i64, int64_t(fields)));
-  };
-  int64_t blocksN = t.tileN() / kWarpgroupK;
   Value warpgroupRows =
       ix.mul(ix.div(thread, kWarpgroupThreads), 8 * kSwizzleBytes);
-
   // Accumulators: tileN / 2 floats per thread, as the instruction's struct.
-  auto accType = LLVM::LLVMStructType::getLiteral(
-      ctx, SmallVector<Type>(t.tileN() / 2, f32));
+  Type accType = accumulatorType();
   Value init = LLVM::ZeroOp::create(b, accType);
   if (!zeroInit) {
     // From C: rows and columns past the ends read the last ones (their
@@ -1815,27 +1813,7 @@ void KernelBuilder::buildWarpgroupGemm(Value aRoot, Value bRoot, Value partials,
     gpu::BarrierOp::create(b);
     NVVM::WgmmaFenceAlignedOp::create(b);
     Value start = ix.add(tiles, ix.mul(ix.rem(step, t.stages), stage * 2));
-    Value acc = loop.getRegionIterArgs()[0];
-    for (int64_t kk = 0; kk < kWarpgroupK / kFragment; ++kk) {
-      Value descA =
-          descriptor(ix.add(ix.add(start, warpgroupRows), kk * kFragment * 2),
-                     kBytes, kSwizzleBytes);
-      Value startB = ix.add(start, warpgroupStageA(t) * 2);
-      Value descB =
-          g.kMajorB()
-              ? descriptor(ix.add(startB, kk * kFragment * 2), kBytes,
-                           kSwizzleBytes)
-              : descriptor(ix.add(startB, kk * 2 * blocksN * kSwizzleBytes),
-                           kSwizzleBytes, blocksN * kSwizzleBytes);
-      acc = NVVM::WgmmaMmaAsyncOp::create(
-          b, accType, acc, descA, descB,
-          NVVM::MMAShapeAttr::get(ctx, 64, t.tileN(), kFragment),
-          NVVM::WGMMATypes::f16, NVVM::WGMMATypes::f16, NVVM::WGMMATypes::f32,
-          NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
-          NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
-          g.kMajorB() ? NVVM::MMALayout::col : NVVM::MMALayout::row,
-          /*satfinite=*/NVVM::MMAIntOverflowAttr{});
-    }
+    Value acc = multiplyStep(loop.getRegionIterArgs()[0], start, warpgroupRows);
     NVVM::WgmmaGroupSyncAlignedOp::create(b);
     copyWarpgroupTiles(
         stepAfter(loop.getInductionVar(), t.prefetch),
@@ -1848,7 +1826,71 @@ void KernelBuilder::buildWarpgroupGemm(Value aRoot, Value bRoot, Value partials,
     NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
   // The copies of the steps past the end (zero fills).
   nvgpu::DeviceAsyncWaitOp::create(b, group, b.getI32IntegerAttr(0));
-  Value acc = loop.getResult(0);
+  storeWarpgroupResult(loop.getResult(0), raw);
+  gpu::TerminatorOp::create(b);
+}
+
+/// Shared-memory matrix descriptors: the start address, the leading and
+/// stride byte offsets, all in units of 16 bytes, and the 128-byte swizzle
+/// (1 in bits 62-63). A (K-major): 8-row blocks 1024 bytes apart (the
+/// leading offset is unused by the swizzled layout). B (N-major): column
+/// blocks of 64 1024 bytes apart, 8-row blocks tileN / 64 x 1024 bytes;
+/// K-major (kMajorB), as A, 8 columns a block.
+Value KernelBuilder::descriptor(Value byteAddress, int64_t leading,
+                                int64_t stride) {
+  Type i64 = b.getI64Type();
+  Value x = arith::IndexCastOp::create(b, i64, byteAddress);
+  x = arith::AndIOp::create(b, x,
+                            arith::ConstantIntOp::create(b, i64, 0x3FFFF));
+  x = arith::ShRUIOp::create(b, x, arith::ConstantIntOp::create(b, i64, 4));
+  uint64_t fields = (uint64_t(leading >> 4) << 16) |
+                    (uint64_t(stride >> 4) << 32) | (uint64_t(1) << 62);
+  return arith::OrIOp::create(
+      b, x, arith::ConstantIntOp::create(b, i64, int64_t(fields)));
+}
+
+Type KernelBuilder::accumulatorType() {
+  return LLVM::LLVMStructType::getLiteral(
+      b.getContext(), SmallVector<Type>(t.tileN() / 2, b.getF32Type()));
+}
+
+/// The products of one K step (64) of the tiles that start at byte
+/// address `start` (A, then B), added to `acc`: a wgmma.mma_async per 16 of
+/// K, each warpgroup its 64 rows (`warpgroupRows`: the byte offset of its
+/// first in the A tile).
+Value KernelBuilder::multiplyStep(Value acc, Value start, Value warpgroupRows) {
+  MLIRContext *ctx = b.getContext();
+  int64_t blocksN = t.tileN() / kWarpgroupK;
+  for (int64_t kk = 0; kk < kWarpgroupK / kFragment; ++kk) {
+    Value descA =
+        descriptor(ix.add(ix.add(start, warpgroupRows), kk * kFragment * 2),
+                   kBytes, kSwizzleBytes);
+    Value startB = ix.add(start, warpgroupStageA(t) * 2);
+    Value descB =
+        g.kMajorB()
+            ? descriptor(ix.add(startB, kk * kFragment * 2), kBytes,
+                         kSwizzleBytes)
+            : descriptor(ix.add(startB, kk * 2 * blocksN * kSwizzleBytes),
+                         kSwizzleBytes, blocksN * kSwizzleBytes);
+    acc = NVVM::WgmmaMmaAsyncOp::create(
+        b, acc.getType(), acc, descA, descB,
+        NVVM::MMAShapeAttr::get(ctx, 64, t.tileN(), kFragment),
+        NVVM::WGMMATypes::f16, NVVM::WGMMATypes::f16, NVVM::WGMMATypes::f32,
+        NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
+        NVVM::WGMMAScaleIn::one, NVVM::MMALayout::row,
+        g.kMajorB() ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+        /*satfinite=*/NVVM::MMAIntOverflowAttr{});
+  }
+  return acc;
+}
+
+/// C from the accumulators `acc` (every product done): stored, or the
+/// epilogue applied to it, through the dynamic workgroup memory `raw`
+/// where it fits (warpgroupStagedEpilogue).
+void KernelBuilder::storeWarpgroupResult(Value acc, Value raw) {
+  Type f32 = b.getF32Type();
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
   if (epilogue && warpgroupStagedEpilogue(t)) {
     // C goes through the workgroup memory the tiles were in, so that each
     // thread takes runs of neighbouring columns of a row of it.
@@ -1870,7 +1912,6 @@ void KernelBuilder::buildWarpgroupGemm(Value aRoot, Value bRoot, Value partials,
     gpu::BarrierOp::create(b);
     applyEpilogue(staged, t.tileM(), /*rowBase=*/0,
                   epilogueWidth(kWarpgroupEpilogueColumns));
-    gpu::TerminatorOp::create(b);
     return;
   }
   forEachAccumulatorPair([&](Value row, Value col, int64_t r) {
@@ -1893,6 +1934,147 @@ void KernelBuilder::buildWarpgroupGemm(Value aRoot, Value bRoot, Value partials,
         b, vector::FromElementsOp::create(b, VectorType::get({2}, f32), values),
         c, ValueRange{cOffset(m, n)});
   });
+}
+
+/// Attention as one kernel, a block (a warpgroup) per 64 rows of Q of one
+/// batch (b, head): S = Q K^T (this builder's GEMM: head size 64, L keys a
+/// multiple of 64 up to 256) by wgmma into registers, where thread t holds
+/// rows t/4 % 8 and 8 more of its warp's 16, L/4 columns each; the row ops
+/// after it (`softmax`: the scale and mask, the maxima, exponentials, sums
+/// and normalization of a softmax, any of RowKernel's) computed there, each
+/// row's 4 threads combining their partial results by warp shuffles; P
+/// stored to workgroup memory as wgmma's A tiles, and O = P V (`pv`'s GEMM,
+/// 64 columns) by wgmma from them, stored or its epilogue applied as the
+/// warpgroup GEMM does. Workgroup memory: Q and K (the first GEMM's tiles),
+/// then per 64 keys P's tile and V's, all copied at the start (cp.async, V
+/// in a second group that the scores do not wait for). S and P never go to
+/// global memory: on BERT-base b8 the three kernels this replaces took
+/// 17 us a layer.
+void KernelBuilder::buildAttention(KernelBuilder &pv, RowKernel &softmax,
+                                   Value qRoot, Value kRoot, Value sRoot,
+                                   Value pRoot, Value vRoot, Value oRoot,
+                                   linalg::GenericOp epilogue) {
+  MLIRContext *ctx = b.getContext();
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  int64_t keys = g.n, keySteps = keys / kWarpgroupK;
+  int64_t scoresStage = warpgroupStage(t), contextStage = warpgroupStage(pv.t);
+  int64_t bytes = (scoresStage + keySteps * contextStage) * 2 + kSwizzleBytes;
+  OpBuilder::InsertionGuard outside(b);
+  enterGemmLaunch({}, bytes, qRoot, kRoot, /*partials=*/{});
+  pv.thread = thread;
+  pv.batch = pv.cBatch = batch;
+  pv.m0 = m0;
+  pv.n0 = ix.c(0);
+  pv.kBegin = ix.c(0);
+  pv.bm = flatView(b, vRoot);
+  pv.c = flatView(b, oRoot);
+  pv.cRoot = oRoot;
+  pv.epilogue = epilogue;
+
+  Value raw = gpu::DynamicSharedMemoryOp::create(
+      b, MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                         MemRefLayoutAttrInterface{}, workgroup));
+  smemA = pv.smemA = memref::ViewOp::create(
+      b,
+      MemRefType::get({bytes / 2}, g.element, MemRefLayoutAttrInterface{},
+                      workgroup),
+      raw, ix.c(0), ValueRange{});
+  Value address = memref::ExtractAlignedPointerAsIndexOp::create(b, raw);
+  Value pad = ix.rem(arith::SubIOp::create(b, ix.c(kSwizzleBytes),
+                                           ix.rem(address, kSwizzleBytes)),
+                     kSwizzleBytes);
+  Value first = ix.div(pad, 2);       // elements
+  Value tiles = ix.add(address, pad); // bytes
+  // Where the tiles of the second GEMM's K step s start, in elements.
+  auto contextStart = [&](int64_t s) {
+    return ix.add(first, scoresStage + s * contextStage);
+  };
+  copyWarpgroupTiles(ix.c(0), first);
+  Value group;
+  for (int64_t s = 0; s < keySteps; ++s)
+    group = pv.copyWarpgroupTiles(ix.c(s * kWarpgroupK), contextStart(s),
+                                  /*live=*/{}, /*withA=*/false);
+  auto fenceAndSync = [&] {
+    NVVM::FenceProxyOp::create(
+        b, NVVM::ProxyKind::async_shared,
+        NVVM::SharedSpaceAttr::get(ctx, NVVM::SharedSpace::shared_cta));
+    gpu::BarrierOp::create(b);
+  };
+  // Q and K's copies (V's after them may still be running).
+  Value zero = LLVM::ZeroOp::create(b, accumulatorType());
+  nvgpu::DeviceAsyncWaitOp::create(b, group, b.getI32IntegerAttr(keySteps));
+  fenceAndSync();
+  NVVM::WgmmaFenceAlignedOp::create(b);
+  Value scores = multiplyStep(zero, tiles, /*warpgroupRows=*/ix.c(0));
+  NVVM::WgmmaGroupSyncAlignedOp::create(b);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
+
+  // The row ops, for each of the thread's two rows; the 4 threads of a
+  // row are lanes 4i to 4i + 3 of a warp.
+  Value lane = ix.rem(thread, kWarpSize);
+  auto quad = [&](ImplicitLocOpBuilder &b, Value partial,
+                  function_ref<Value(Value, Value)> combine) {
+    for (int64_t offset : {1, 2}) {
+      // 16-bit floats travel as f32 (exactly).
+      Type type = partial.getType();
+      Value mine = type.getIntOrFloatBitWidth() == 16
+                       ? arith::ExtFOp::create(b, b.getF32Type(), partial)
+                       : partial;
+      Value theirs = gpu::ShuffleOp::create(b, mine, offset, kWarpSize,
+                                            gpu::ShuffleMode::XOR)
+                         .getShuffleResult();
+      if (theirs.getType() != type)
+        theirs = arith::TruncFOp::create(b, type, theirs);
+      partial = combine(partial, theirs);
+    }
+    return partial;
+  };
+  Value warpRow =
+      ix.add(ix.mul(ix.div(thread, kWarpSize), kFragment), ix.div(lane, 4));
+  Value pairColumn = ix.mul(ix.rem(lane, 4), 2);
+  auto f16x2 = VectorType::get({2}, g.element);
+  for (int64_t i = 0; i < 2; ++i) {
+    Value row = ix.add(warpRow, 8 * i);
+    // Element 4j + 2i + e of the accumulators: column 8j + 2(l % 4) + e.
+    SmallVector<Value> columns, values;
+    for (int64_t j = 0; j < keys / 8; ++j)
+      for (int64_t e = 0; e < 2; ++e) {
+        columns.push_back(ix.add(pairColumn, 8 * j + e));
+        values.push_back(
+            LLVM::ExtractValueOp::create(b, scores, 4 * j + 2 * i + e));
+      }
+    Value flatRow = ix.add(ix.mul(batch, g.m), ix.add(m0, row));
+    softmax.emitRow(b, thread, flatRow, columns, sRoot, values, quad);
+    // P's pairs into their K step's A tile: 16-byte vector (j % 8) of the
+    // row, swizzled.
+    ArrayRef<Value> p = softmax.elementValuesOf(pRoot);
+    for (int64_t j = 0; j < keys / 8; ++j) {
+      Value at =
+          ix.add(contextStart(j / 8),
+                 ix.add(ix.add(ix.mul(ix.div(row, 8), kSwizzleBytes / 2),
+                               ix.mul(ix.rem(row, 8), kWarpgroupK)),
+                        ix.add(ix.mul(arith::XOrIOp::create(b, ix.c(j % 8),
+                                                            ix.rem(row, 8)),
+                                      8),
+                               pairColumn)));
+      vector::StoreOp::create(
+          b, vector::FromElementsOp::create(b, f16x2, p.slice(2 * j, 2)), smemA,
+          ValueRange{at});
+    }
+  }
+  // V's copies, and every thread's P.
+  Value context = LLVM::ZeroOp::create(b, pv.accumulatorType());
+  nvgpu::DeviceAsyncWaitOp::create(b, group, b.getI32IntegerAttr(0));
+  fenceAndSync();
+  NVVM::WgmmaFenceAlignedOp::create(b);
+  for (int64_t s = 0; s < keySteps; ++s)
+    context = pv.multiplyStep(
+        context, ix.add(tiles, (scoresStage + s * contextStage) * 2),
+        /*warpgroupRows=*/ix.c(0));
+  NVVM::WgmmaGroupSyncAlignedOp::create(b);
+  NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
+  pv.storeWarpgroupResult(context, raw);
   gpu::TerminatorOp::create(b);
 }
 
@@ -2206,6 +2388,141 @@ linalg::GenericOp epilogueOf(linalg::LinalgOp op, Value cRoot,
   return e;
 }
 
+/// The buffers a kernel for `op` (GEMM `g`) addresses its A, B and C in
+/// (null where it cannot). Operands that transposes fill are read through
+/// them where their elements still make aligned vectors along K in A,
+/// along N in B (or, `kMajorB`: warpgroup MMA, along K): their layouts go
+/// to `g`, the transposes to `folded`, to be dropped with the op.
+std::array<Value, 3>
+operandRoots(linalg::LinalgOp op, Gemm &g, bool kMajorB,
+             SmallVectorImpl<linalg::TransposeOp> &folded) {
+  Value input = op.getDpsInputs()[0];
+  std::array<Value, 3> roots = {
+      isa<linalg::Conv2DNhwcHwcfOp>(op) ? convInputRoot(input, g)
+                                        : denseRoot(input),
+      denseRoot(op.getDpsInputs()[1]), denseRoot(op.getDpsInits()[0])};
+  // Operand `i` (groups: its batch, rows, columns) through its transpose,
+  // when its layout suits the kernel (`kMajor`: its rows may be the ones
+  // consecutive in memory).
+  auto fold = [&](unsigned i, ArrayRef<int64_t> groups, bool kMajor,
+                  std::optional<Layout> &layout) {
+    std::optional<FoldedTranspose> f =
+        foldedTranspose(op, op.getDpsInputs()[i], groups);
+    if (!f || f->root == roots[2] || (f->layout.rowsContiguous() && !kMajor) ||
+        !copiesVectors(f->layout, vectorWidth(g.element)))
+      return;
+    layout = f->layout;
+    roots[i] = f->root;
+    folded.push_back(f->transpose);
+  };
+  if (g.kh == 0 && roots[2]) {
+    fold(0, {g.batch, g.m, g.k}, /*kMajor=*/false, g.aLayout);
+    fold(1, {g.batch, g.k, g.n}, kMajorB, g.bLayout);
+  }
+  return roots;
+}
+
+/// Attention's three steps that buildAttention computes as one kernel: the
+/// scores S = Q K^T (a marked contraction starting from zero), the row ops
+/// that a row kernel would take after it and that read S at the element
+/// (softmax's), the last of them writing P, and the context O = P V (the
+/// next marked contraction, from zero), with the elementwise op after it if
+/// there is one (its epilogue).
+struct Attention {
+  linalg::LinalgOp scores, context;
+  linalg::FillOp scoresFill, contextFill;
+  linalg::GenericOp epilogue;
+  Gemm qk, pv;
+  std::array<Value, 3> qkRoots, pvRoots;
+  SmallVector<linalg::TransposeOp> folded;
+  std::unique_ptr<RowKernel> softmax;
+};
+
+/// Attention from its scores contraction `op`, if buildAttention can
+/// compute it: f16 Q and K with 64 columns (a head), 64 to 256 keys in
+/// steps of 64, rows of Q a multiple of 64, V with 64 columns; every
+/// buffer between the steps used by them alone; between the row ops and
+/// the context only what it drops (its fill, the transposes it reads
+/// through), allocations, views and constants; no row op writing what the
+/// kernel reads.
+std::optional<Attention> attentionAt(linalg::LinalgOp op) {
+  std::optional<Gemm> qk = gemmOf(op);
+  if (!qk || qk->kh != 0 || !qk->element.isF16() || qk->k != kWarpgroupK ||
+      qk->n % kWarpgroupK != 0 || qk->n > 256 || qk->m % 64 != 0)
+    return std::nullopt;
+  Attention a;
+  a.scores = op;
+  a.qk = *qk;
+  a.scoresFill = zeroFillBefore(op, op.getDpsInits()[0]);
+  a.qkRoots = operandRoots(op, a.qk, /*kMajorB=*/true, a.folded);
+  if (!a.scoresFill || llvm::is_contained(a.qkRoots, Value()))
+    return std::nullopt;
+  Value sRoot = a.qkRoots[2];
+  a.softmax = std::make_unique<RowKernel>(RowShape{qk->batch * qk->m, qk->n});
+  a.softmax->seed(sRoot);
+  auto neutral = [](Operation *x) {
+    return isMemoryEffectFree(x) || isa<memref::AllocOp>(x);
+  };
+  Operation *next = op->getNextNode();
+  for (; next; next = next->getNextNode()) {
+    if (isa<linalg::LinalgOp>(next)) {
+      if (!a.softmax->accepts(next))
+        break;
+      a.softmax->add(next);
+    } else if (!neutral(next)) {
+      break;
+    }
+  }
+  if (!a.softmax->hasReduction())
+    return std::nullopt;
+  a.softmax->dropUnusedFills();
+  SmallVector<Operation *> between;
+  for (int i = 0; next && i < kSearchWindow && !isMarkedForTiledGemm(next);
+       next = next->getNextNode(), ++i)
+    if (!neutral(next))
+      between.push_back(next);
+  auto pv = dyn_cast_or_null<linalg::LinalgOp>(next);
+  if (!pv || !isMarkedForTiledGemm(pv) || !pv.hasPureBufferSemantics())
+    return std::nullopt;
+  std::optional<Gemm> g = gemmOf(pv);
+  if (!g || g->kh != 0 || !g->element.isF16() || g->batch != qk->batch ||
+      g->m != qk->m || g->k != qk->n || g->n != kWarpgroupK)
+    return std::nullopt;
+  a.context = pv;
+  a.pv = *g;
+  a.contextFill = zeroFillBefore(pv, pv.getDpsInits()[0]);
+  SmallVector<linalg::TransposeOp> folded;
+  a.pvRoots = operandRoots(pv, a.pv, /*kMajorB=*/false, folded);
+  if (!a.contextFill || llvm::is_contained(a.pvRoots, Value()) ||
+      a.pv.aLayout || !a.softmax->computes(a.pvRoots[0]))
+    return std::nullopt;
+  for (Operation *x : between)
+    if (x != a.contextFill.getOperation() && !llvm::is_contained(folded, x))
+      return std::nullopt;
+  for (Operation *x : a.softmax->members())
+    for (Value root : {a.qkRoots[0], a.qkRoots[1], a.pvRoots[1]})
+      if (mayWrite(x, root))
+        return std::nullopt;
+  // The threads of a row combine partial results by 32-bit shuffles.
+  for (Operation *x : a.softmax->members()) {
+    auto linalgOp = cast<linalg::LinalgOp>(x);
+    if (isa<linalg::FillOp>(x) || linalgOp.getNumReductionLoops() == 0)
+      continue;
+    Type type = linalgOp.getBlock()->getArguments().back().getType();
+    if (!isa<FloatType>(type) || type.getIntOrFloatBitWidth() > 32)
+      return std::nullopt;
+  }
+  for (Operation *x :
+       {op.getOperation(), a.scoresFill.getOperation(), pv.getOperation()})
+    a.softmax->addConsumer(x);
+  if (a.softmax->writesOutside())
+    return std::nullopt;
+  a.epilogue =
+      epilogueOf(pv, a.pvRoots[2], a.contextFill, {a.pvRoots[0], a.pvRoots[1]});
+  a.folded.append(folded.begin(), folded.end());
+  return a;
+}
+
 struct SelectTensorCoreOpsPass
     : PassWrapper<SelectTensorCoreOpsPass, OperationPass<func::FuncOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(SelectTensorCoreOpsPass)
@@ -2365,7 +2682,9 @@ struct TensorCoreKernelsPass
       : PassWrapper(other) {}
   // `ahead` 0: each kernel's own (see runOnOperation).
   TensorCoreKernelsPass(StringRef spec, unsigned copies, unsigned ahead,
-                        AsyncCopies async, bool warpgroups, bool spirv) {
+                        AsyncCopies async, bool warpgroups, bool spirv,
+                        bool fuseAttention) {
+    attention = fuseAttention;
     tiling = spec.str();
     spirvTilings = spirv;
     warpgroupMma = warpgroups;
@@ -2403,6 +2722,12 @@ struct TensorCoreKernelsPass
                      "an sm_90a target) where chooseWarpgroupTiling says "
                      "so: not GEMVs, convolutions whose tiles fill the GPU"),
       llvm::cl::init(false)};
+  Option<bool> attention{
+      *this, "attention",
+      llvm::cl::desc("with warpgroup-mma: attention's scores, softmax and "
+                     "context (Q K^T, the row ops after it, P V) as one "
+                     "kernel where attentionAt finds them"),
+      llvm::cl::init(true)};
   Option<bool> spirvTilings{
       *this, "spirv-tilings",
       llvm::cl::desc("the kernels become SPIR-V: CUDA-core tilings as "
@@ -2429,6 +2754,33 @@ struct TensorCoreKernelsPass
                 memref::MemRefDialect, NVVM::NVVMDialect, nvgpu::NVGPUDialect,
                 scf::SCFDialect, vector::VectorDialect>();
   }
+  /// Attention's kernel, in place of its last op; the ops it computes
+  /// are erased.
+  void buildAttention(Attention &a) {
+    Operation *last =
+        a.epilogue ? a.epilogue.getOperation() : a.context.getOperation();
+    ImplicitLocOpBuilder b(a.scores.getLoc(), last);
+    // (The context's tiling keeps the GEMM's copies of the tiles, by which
+    // warpgroupStagedEpilogue decides that its epilogue goes through
+    // workgroup memory: the kernel has at least that much.)
+    Tiling qkTiling = warpgroupTiling(64, a.qk.n);
+    Tiling pvTiling = warpgroupTiling(64, a.pv.n);
+    KernelBuilder pv(b, a.pv, pvTiling);
+    KernelBuilder(b, a.qk, qkTiling)
+        .buildAttention(pv, *a.softmax, a.qkRoots[0], a.qkRoots[1],
+                        a.qkRoots[2], a.pvRoots[0], a.pvRoots[1], a.pvRoots[2],
+                        a.epilogue);
+    SmallVector<Operation *> erased = {a.scores, a.scoresFill, a.context,
+                                       a.contextFill};
+    llvm::append_range(erased, a.softmax->members());
+    if (a.epilogue)
+      erased.push_back(a.epilogue);
+    for (linalg::TransposeOp x : a.folded)
+      erased.push_back(x);
+    for (Operation *x : erased)
+      x->erase();
+  }
+
   void runOnOperation() override {
     if (!llvm::is_contained({"none", "matmuls", "all"}, asyncCopies)) {
       getOperation().emitError("onnx-tosa-tensor-core-kernels: async-copies "
@@ -2441,9 +2793,19 @@ struct TensorCoreKernelsPass
       if (isMarkedForTiledGemm(op) && op.hasPureBufferSemantics())
         ops.push_back(op);
     });
+    // Ops that an attention kernel took (erased).
+    DenseSet<Operation *> taken;
     for (linalg::LinalgOp op : ops) {
-      std::optional<Gemm> g = gemmOf(op);
+      if (taken.contains(op))
+        continue;
       bool simt = op->hasAttr(kSimtMarker);
+      if (warpgroupMma && attention && !simt)
+        if (std::optional<Attention> a = attentionAt(op)) {
+          buildAttention(*a);
+          taken.insert(a->context);
+          continue;
+        }
+      std::optional<Gemm> g = gemmOf(op);
       // The rule's tiling: SPIR-V's own where it has one.
       auto choose = [&](bool split) -> std::optional<Tiling> {
         if (simt && spirvTilings)
@@ -2455,7 +2817,6 @@ struct TensorCoreKernelsPass
       if (!t)
         continue;
       Value init = op.getDpsInits()[0];
-      Value input = op.getDpsInputs()[0];
       linalg::FillOp fill = zeroFillBefore(op, init);
       // Warpgroup MMA where it can be used (a split K starts each slice
       // from zero); a forced "wg" tiling (tuning experiments) in place of
@@ -2466,33 +2827,9 @@ struct TensorCoreKernelsPass
         if (!w || (!fill && w->slices > 1))
           w = chooseWarpgroupTiling(*g, /*split=*/bool(fill));
       }
-      Value roots[3] = {isa<linalg::Conv2DNhwcHwcfOp>(op)
-                            ? convInputRoot(input, *g)
-                            : denseRoot(input),
-                        denseRoot(op.getDpsInputs()[1]), denseRoot(init)};
-      // Operands that transposes fill are read through them, the
-      // transposes dropped, where their elements still make aligned
-      // vectors along K in A, along N in B (or with warpgroup MMA along K).
       SmallVector<linalg::TransposeOp> folded;
-      // Operand `i` (groups: its batch, rows, columns) through its
-      // transpose, when its layout suits the kernel (`kMajor`: its rows may
-      // be the ones consecutive in memory).
-      auto fold = [&](unsigned i, ArrayRef<int64_t> groups, bool kMajor,
-                      std::optional<Layout> &layout) {
-        std::optional<FoldedTranspose> f =
-            foldedTranspose(op, op.getDpsInputs()[i], groups);
-        if (!f || f->root == roots[2] ||
-            (f->layout.rowsContiguous() && !kMajor) ||
-            !copiesVectors(f->layout, vectorWidth(g->element)))
-          return;
-        layout = f->layout;
-        roots[i] = f->root;
-        folded.push_back(f->transpose);
-      };
-      if (g->kh == 0 && roots[2]) {
-        fold(0, {g->batch, g->m, g->k}, /*kMajor=*/false, g->aLayout);
-        fold(1, {g->batch, g->k, g->n}, /*kMajor=*/w.has_value(), g->bLayout);
-      }
+      std::array<Value, 3> roots =
+          operandRoots(op, *g, /*kMajorB=*/w.has_value(), folded);
       if (!roots[0] || !roots[1] || !roots[2])
         continue;
       linalg::GenericOp epilogue =
@@ -2612,9 +2949,11 @@ std::unique_ptr<Pass> createSelectTensorCoreOpsPass(bool tensorCores,
 std::unique_ptr<Pass>
 createTensorCoreKernelsPass(StringRef tiling, unsigned stages,
                             unsigned prefetch, AsyncCopies asyncCopies,
-                            bool warpgroupMma, bool spirvTilings) {
-  return std::make_unique<TensorCoreKernelsPass>(
-      tiling, stages, prefetch, asyncCopies, warpgroupMma, spirvTilings);
+                            bool warpgroupMma, bool spirvTilings,
+                            bool attention) {
+  return std::make_unique<TensorCoreKernelsPass>(tiling, stages, prefetch,
+                                                 asyncCopies, warpgroupMma,
+                                                 spirvTilings, attention);
 }
 std::unique_ptr<Pass> createAlignWorkgroupMemoryPass() {
   return std::make_unique<AlignWorkgroupMemoryPass>();

@@ -68,6 +68,8 @@ struct GpuPipelineOptions {
   /// f16 tensor-core GEMMs use warpgroup MMA (wgmma, sm_90a targets only;
   /// not GEMVs, and convolutions only where their tiles fill the GPU).
   bool warpgroupMma = false;
+  /// With warpgroupMma: attention (Q K^T, softmax, P V) as one kernel.
+  bool fusedAttention = true;
   /// The tiled GEMM kernels become SPIR-V (Vulkan): their tilings are
   /// chosen for a Vulkan driver's compiler (see chooseSpirvTiling in
   /// TensorCores.cpp), with one copy of the tiles.
@@ -159,10 +161,12 @@ bool isMarkedForTiledGemm(mlir::Operation *op);
 /// tiles in dynamic workgroup memory.
 /// `spirvTilings`: the kernels become SPIR-V; tilings on CUDA cores and
 /// copies of the tiles (0 stages: 1) chosen for a Vulkan driver.
+/// `attention` (with warpgroupMma): attention's Q K^T, softmax and P V as
+/// one kernel, S and P kept on chip.
 std::unique_ptr<mlir::Pass> createTensorCoreKernelsPass(
     llvm::StringRef tiling = "", unsigned stages = 0, unsigned prefetch = 0,
     AsyncCopies asyncCopies = AsyncCopies::None, bool warpgroupMma = false,
-    bool spirvTilings = false);
+    bool spirvTilings = false, bool attention = true);
 
 /// `onnx-tosa-row-kernels{subgroup-reduce=false subgroup-size=0}`: a row
 /// reduction and the ops around it on the same rows become one kernel with

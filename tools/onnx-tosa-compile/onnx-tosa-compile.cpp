@@ -138,6 +138,11 @@ cl::opt<bool> warpgroupMma(
              "whose tiles fill the GPU use warpgroup MMA (wgmma) instead of "
              "WMMA"),
     cl::init(true), cl::cat(category));
+cl::opt<bool> fusedAttention(
+    "fused-attention",
+    cl::desc("Tuning experiments: with warpgroup MMA, attention's Q K^T, "
+             "softmax and P V as one kernel (default: true)"),
+    cl::init(true), cl::Hidden, cl::cat(category));
 cl::opt<bool> vulkanGemmTilings(
     "vulkan-gemm-tilings",
     cl::desc("Tuning experiments: on vulkan, the tiled f32 GEMM kernels get "
@@ -500,6 +505,7 @@ int main(int argc, char **argv) {
   gpuOptions.gemmPrefetch = gemmPrefetch;
   gpuOptions.warpgroupMma =
       warpgroupMma && target == onnx_tosa::Target::Cuda && chip == "sm_90a";
+  gpuOptions.fusedAttention = fusedAttention;
   using onnx_tosa::AsyncCopies;
   gpuOptions.gemmAsyncCopies =
       target != onnx_tosa::Target::Cuda ? AsyncCopies::None

@@ -114,6 +114,10 @@ constexpr int64_t kWarpgroupStages = 3;
 constexpr int64_t kSwizzleBytes = 1024;
 constexpr int64_t kWarpgroupThreads = 128;
 constexpr int64_t kMinWarpgroupSliceSteps = 16;
+/// f32 accumulators of the attention kernel's two GEMMs a thread may hold
+/// (L / 2 of the scores, N / 2 of the context): BERT's 64 + 32 take 128
+/// registers without spilling; 256 keys by 64 columns is the most tested.
+constexpr int64_t kMaxAttentionAccumulators = 160;
 /// Dynamic workgroup memory a block may have on sm_90.
 constexpr int64_t kWarpgroupSharedBytes = 227 * 1024;
 /// A staged C's row padding (floats): rows 8 banks apart, so that the 8
@@ -1937,17 +1941,18 @@ void KernelBuilder::storeWarpgroupResult(Value acc, Value raw) {
 }
 
 /// Attention as one kernel, a block (a warpgroup) per 64 rows of Q of one
-/// batch (b, head): S = Q K^T (this builder's GEMM: head size 64, L keys a
-/// multiple of 64 up to 256) by wgmma into registers, where thread t holds
-/// rows t/4 % 8 and 8 more of its warp's 16, L/4 columns each; the row ops
-/// after it (`softmax`: the scale and mask, the maxima, exponentials, sums
+/// batch (b, head): S = Q K^T (this builder's GEMM: heads of 64 or 128, L
+/// keys a multiple of 64 up to 256) by wgmma into registers, where thread t
+/// holds rows t/4 % 8 and 8 more of its warp's 16, L/4 columns each; the row
+/// ops after it (`softmax`: the scale and mask, the maxima, exponentials, sums
 /// and normalization of a softmax, any of RowKernel's) computed there, each
 /// row's 4 threads combining their partial results by warp shuffles; P
 /// stored to workgroup memory as wgmma's A tiles, and O = P V (`pv`'s GEMM,
-/// 64 columns) by wgmma from them, stored or its epilogue applied as the
-/// warpgroup GEMM does. Workgroup memory: Q and K (the first GEMM's tiles),
-/// then per 64 keys P's tile and V's, all copied at the start (cp.async, V
-/// in a second group that the scores do not wait for). S and P never go to
+/// 64 or 128 columns) by wgmma from them, stored or its epilogue applied as
+/// the warpgroup GEMM does. Workgroup memory: per 64 of the head Q's and
+/// K's tiles (the first GEMM's), then per 64 keys P's tile and V's, all
+/// copied at the start (cp.async, V's in groups that the scores do not
+/// wait for). S and P never go to
 /// global memory: on BERT-base b8 the three kernels this replaces took
 /// 17 us a layer.
 void KernelBuilder::buildAttention(KernelBuilder &pv, RowKernel &softmax,
@@ -1958,8 +1963,13 @@ void KernelBuilder::buildAttention(KernelBuilder &pv, RowKernel &softmax,
   auto workgroup =
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   int64_t keys = g.n, keySteps = keys / kWarpgroupK;
+  int64_t headSteps = g.k / kWarpgroupK;
   int64_t scoresStage = warpgroupStage(t), contextStage = warpgroupStage(pv.t);
-  int64_t bytes = (scoresStage + keySteps * contextStage) * 2 + kSwizzleBytes;
+  int64_t scoresTiles = headSteps * scoresStage;
+  // And at least what the context's epilogue stages there.
+  int64_t bytes =
+      std::max((scoresTiles + keySteps * contextStage) * 2 + kSwizzleBytes,
+               pv.t.tileM() * (pv.t.tileN() + kWarpgroupCPadding) * 4);
   OpBuilder::InsertionGuard outside(b);
   enterGemmLaunch({}, bytes, qRoot, kRoot, /*partials=*/{});
   pv.thread = thread;
@@ -1988,9 +1998,10 @@ void KernelBuilder::buildAttention(KernelBuilder &pv, RowKernel &softmax,
   Value tiles = ix.add(address, pad); // bytes
   // Where the tiles of the second GEMM's K step s start, in elements.
   auto contextStart = [&](int64_t s) {
-    return ix.add(first, scoresStage + s * contextStage);
+    return ix.add(first, scoresTiles + s * contextStage);
   };
-  copyWarpgroupTiles(ix.c(0), first);
+  for (int64_t s = 0; s < headSteps; ++s)
+    copyWarpgroupTiles(ix.c(s * kWarpgroupK), ix.add(first, s * scoresStage));
   Value group;
   for (int64_t s = 0; s < keySteps; ++s)
     group = pv.copyWarpgroupTiles(ix.c(s * kWarpgroupK), contextStart(s),
@@ -2006,7 +2017,10 @@ void KernelBuilder::buildAttention(KernelBuilder &pv, RowKernel &softmax,
   nvgpu::DeviceAsyncWaitOp::create(b, group, b.getI32IntegerAttr(keySteps));
   fenceAndSync();
   NVVM::WgmmaFenceAlignedOp::create(b);
-  Value scores = multiplyStep(zero, tiles, /*warpgroupRows=*/ix.c(0));
+  Value scores = zero;
+  for (int64_t s = 0; s < headSteps; ++s)
+    scores = multiplyStep(scores, ix.add(tiles, s * scoresStage * 2),
+                          /*warpgroupRows=*/ix.c(0));
   NVVM::WgmmaGroupSyncAlignedOp::create(b);
   NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
 
@@ -2070,7 +2084,7 @@ void KernelBuilder::buildAttention(KernelBuilder &pv, RowKernel &softmax,
   NVVM::WgmmaFenceAlignedOp::create(b);
   for (int64_t s = 0; s < keySteps; ++s)
     context = pv.multiplyStep(
-        context, ix.add(tiles, (scoresStage + s * contextStage) * 2),
+        context, ix.add(tiles, (scoresTiles + s * contextStage) * 2),
         /*warpgroupRows=*/ix.c(0));
   NVVM::WgmmaGroupSyncAlignedOp::create(b);
   NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
@@ -2439,15 +2453,19 @@ struct Attention {
 };
 
 /// Attention from its scores contraction `op`, if buildAttention can
-/// compute it: f16 Q and K with 64 columns (a head), 64 to 256 keys in
-/// steps of 64, rows of Q a multiple of 64, V with 64 columns; every
+/// compute it: f16 Q and K with 64 or 128 columns (a head), 64 to 256 keys
+/// in steps of 64, rows of Q a multiple of 64, V with 64 or 128 columns,
+/// at most kMaxAttentionAccumulators accumulators a thread; every
 /// buffer between the steps used by them alone; between the row ops and
 /// the context only what it drops (its fill, the transposes it reads
 /// through), allocations, views and constants; no row op writing what the
 /// kernel reads.
 std::optional<Attention> attentionAt(linalg::LinalgOp op) {
   std::optional<Gemm> qk = gemmOf(op);
-  if (!qk || qk->kh != 0 || !qk->element.isF16() || qk->k != kWarpgroupK ||
+  auto headSize = [](int64_t d) {
+    return d == kWarpgroupK || d == 2 * kWarpgroupK;
+  };
+  if (!qk || qk->kh != 0 || !qk->element.isF16() || !headSize(qk->k) ||
       qk->n % kWarpgroupK != 0 || qk->n > 256 || qk->m % 64 != 0)
     return std::nullopt;
   Attention a;
@@ -2486,7 +2504,8 @@ std::optional<Attention> attentionAt(linalg::LinalgOp op) {
     return std::nullopt;
   std::optional<Gemm> g = gemmOf(pv);
   if (!g || g->kh != 0 || !g->element.isF16() || g->batch != qk->batch ||
-      g->m != qk->m || g->k != qk->n || g->n != kWarpgroupK)
+      g->m != qk->m || g->k != qk->n || !headSize(g->n) ||
+      (qk->n + g->n) / 2 > kMaxAttentionAccumulators)
     return std::nullopt;
   a.context = pv;
   a.pv = *g;

@@ -1,8 +1,8 @@
 """Attention as one kernel (warpgroup MMA, fp16, the default --chip=sm_90a):
 Q K^T, the softmax after it (with a scale and an additive mask, or
 without either) and P V computed by one kernel whose scores and
-probabilities never leave the chip; 64 to 256 keys, queries fewer than
-keys, batches and heads. The PTX is checked on every machine; outputs are
+probabilities never leave the chip; heads of 64 and 128, 64 to 256 keys,
+queries fewer than keys, batches. The PTX is checked on every machine; outputs are
 compared with onnxruntime's fp32 on the CUDA target only (other targets do
 not run this kernel), fused and not (--fused-attention=false)."""
 import re
@@ -72,6 +72,13 @@ MODELS = {
     # The most keys (wgmma's N up to 256), half as many queries, a mask.
     "fa_keys256_queries128": (lambda n: attention(n, batch=2, keys=256,
                                                   mask=True), 256, True),
+    # Heads of 128: two K steps of Q K^T, P V 128 columns wide.
+    "fa_head128": (lambda n: attention(n, heads=2, dim=128), 128, True),
+    # Heads of 128 and 192 keys, a mask: the most accumulators a thread
+    # may hold (96 of the scores, 64 of the context).
+    "fa_head128_keys192": (lambda n: attention(n, keys=192, heads=2,
+                                               dim=128, mask=True), 192,
+                           True),
     # Heads of 32: not the kernel's (one K step of 64), three kernels.
     "fa_head32": (lambda n: attention(n, heads=8, dim=32), 128, False),
 }
@@ -109,7 +116,8 @@ def test_one_kernel(compile_tool, model, tmp_path):
     text = attention_kernel[0]
     wgmma = r"wgmma\.mma_async\.sync\.aligned\.m64n{}k16\.f32\.f16\.f16"
     assert re.search(wgmma.format(keys), text), f"no m64n{keys}k16"
-    assert re.search(wgmma.format(64), text), "no m64n64k16 for P V"
+    dim = 128 if "head128" in model.stem else 64
+    assert re.search(wgmma.format(dim), text), f"no m64n{dim}k16 for P V"
 
 
 @pytest.mark.parametrize("fused", [True, False], ids=["fused", "plain"])

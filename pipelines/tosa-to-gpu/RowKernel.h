@@ -56,10 +56,6 @@ struct SubgroupReduction {
   int64_t size = 0;
 };
 
-/// The shape of the rows `op` reduces, if it is a reduction a row kernel
-/// takes (its leading loops parallel, its trailing ones the row).
-std::optional<RowShape> rowReductionRows(mlir::linalg::LinalgOp op);
-
 class RowKernel {
 public:
   explicit RowKernel(const RowShape &shape);

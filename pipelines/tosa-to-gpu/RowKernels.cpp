@@ -730,12 +730,6 @@ void RowKernel::emitRow(ImplicitLocOpBuilder &b, Value thread, Value row,
   }
 }
 
-std::optional<RowShape> rowReductionRows(linalg::LinalgOp op) {
-  if (auto reduction = rowReductionShape(op))
-    return reduction->first;
-  return std::nullopt;
-}
-
 namespace {
 
 struct RowKernelsPass

@@ -56,6 +56,10 @@ struct SubgroupReduction {
   int64_t size = 0;
 };
 
+/// Ops that may sit between a row kernel's ops: allocations, views and
+/// constants (anything without memory effects).
+bool isNeutral(mlir::Operation *op);
+
 class RowKernel {
 public:
   explicit RowKernel(const RowShape &shape);

@@ -245,11 +245,6 @@ RowPlace locate(linalg::LinalgOp op, OpOperand &operand, const OpRows &rows) {
   return other;
 }
 
-/// Ops that may sit between the kernel's ops.
-bool isNeutral(Operation *op) {
-  return isMemoryEffectFree(op) || isa<memref::AllocOp>(op);
-}
-
 /// The subgroup reduction that does what `combiner` does, for 32-bit
 /// values (subgroup operations on other widths are optional in Vulkan),
 /// and for 16-bit floats the maxima and minima, which are exact in f32
@@ -279,6 +274,10 @@ std::optional<gpu::AllReduceOperation> subgroupKindOf(Operation *combiner) {
 }
 
 } // namespace
+
+bool isNeutral(Operation *op) {
+  return isMemoryEffectFree(op) || isa<memref::AllocOp>(op);
+}
 
 RowKernel::RowKernel(const RowShape &shape) : shape(shape) {
   threads = threadsFor(shape.rowSize);

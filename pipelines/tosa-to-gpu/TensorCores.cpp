@@ -855,6 +855,7 @@ private:
   /// Calls `f(row, col, r)` for each pair of neighbouring columns (row,
   /// col), (row, col + 1) of the block's tile of C whose accumulators are
   /// elements r and r + 1 of this thread's.
+  std::pair<Value, Value> accumulatorOrigin();
   void forEachAccumulatorPair(function_ref<void(Value, Value, int64_t)> f);
   void buildSliceSum(Value partials);
 
@@ -1711,16 +1712,21 @@ Value KernelBuilder::copyWarpgroupTiles(Value k0, Value stageStart, Value live,
   return nvgpu::DeviceAsyncCreateGroupOp::create(b, token, copies);
 }
 
-void KernelBuilder::forEachAccumulatorPair(
-    function_ref<void(Value, Value, int64_t)> f) {
-  // wgmma's accumulator layout (m64nNk16, f32): warp w of the warpgroup
-  // holds rows 16w..16w+15; lane l rows l/4 and l/4 + 8 of them, columns
-  // 8j + 2(l%4) and the next of each 8; element 4j + 2i + e of the
-  // thread's is row l/4 + 8i, column 8j + 2(l%4) + e.
+/// wgmma's accumulator layout (m64nNk16, f32): warp w of the warpgroup
+/// holds rows 16w..16w+15; lane l rows l/4 and l/4 + 8 of them, columns
+/// 8j + 2(l%4) and the next of each 8; element 4j + 2i + e of the
+/// thread's is row 16w + l/4 + 8i, column 8j + 2(l%4) + e. Returns the
+/// thread's first row and column (i = j = e = 0).
+std::pair<Value, Value> KernelBuilder::accumulatorOrigin() {
   Value lane = ix.rem(thread, kWarpSize);
   Value row =
       ix.add(ix.mul(ix.div(thread, kWarpSize), kFragment), ix.div(lane, 4));
-  Value col = ix.mul(ix.rem(lane, 4), 2);
+  return {row, ix.mul(ix.rem(lane, 4), 2)};
+}
+
+void KernelBuilder::forEachAccumulatorPair(
+    function_ref<void(Value, Value, int64_t)> f) {
+  auto [row, col] = accumulatorOrigin();
   for (int64_t j = 0; j < t.tileN() / 8; ++j)
     for (int64_t i = 0; i < 2; ++i)
       f(ix.add(row, 8 * i), ix.add(col, 8 * j), 4 * j + 2 * i);
@@ -2022,9 +2028,9 @@ void KernelBuilder::buildAttention(KernelBuilder &pv, RowKernel &softmax,
   NVVM::WgmmaGroupSyncAlignedOp::create(b);
   NVVM::WgmmaWaitGroupSyncOp::create(b, 0);
 
-  // The row ops, for each of the thread's two rows; the 4 threads of a
-  // row are lanes 4i to 4i + 3 of a warp.
-  Value lane = ix.rem(thread, kWarpSize);
+  // The row ops, for each of the thread's two rows (accumulatorOrigin);
+  // the 4 threads of a row are lanes 4i to 4i + 3 of a warp.
+  auto [warpRow, pairColumn] = accumulatorOrigin();
   auto quad = [&](ImplicitLocOpBuilder &b, Value partial,
                   function_ref<Value(Value, Value)> combine) {
     for (int64_t offset : {1, 2}) {
@@ -2042,9 +2048,6 @@ void KernelBuilder::buildAttention(KernelBuilder &pv, RowKernel &softmax,
     }
     return partial;
   };
-  Value warpRow =
-      ix.add(ix.mul(ix.div(thread, kWarpSize), kFragment), ix.div(lane, 4));
-  Value pairColumn = ix.mul(ix.rem(lane, 4), 2);
   auto f16x2 = VectorType::get({2}, g.element);
   for (int64_t i = 0; i < 2; ++i) {
     Value row = ix.add(warpRow, 8 * i);
@@ -2476,16 +2479,13 @@ std::optional<Attention> attentionAt(linalg::LinalgOp op) {
   Value sRoot = a.qkRoots[2];
   a.softmax = std::make_unique<RowKernel>(RowShape{qk->batch * qk->m, qk->n});
   a.softmax->seed(sRoot);
-  auto neutral = [](Operation *x) {
-    return isMemoryEffectFree(x) || isa<memref::AllocOp>(x);
-  };
   Operation *next = op->getNextNode();
   for (; next; next = next->getNextNode()) {
     if (isa<linalg::LinalgOp>(next)) {
       if (!a.softmax->accepts(next))
         break;
       a.softmax->add(next);
-    } else if (!neutral(next)) {
+    } else if (!isNeutral(next)) {
       break;
     }
   }
@@ -2495,7 +2495,7 @@ std::optional<Attention> attentionAt(linalg::LinalgOp op) {
   SmallVector<Operation *> between;
   for (int i = 0; next && i < kSearchWindow && !isMarkedForTiledGemm(next);
        next = next->getNextNode(), ++i)
-    if (!neutral(next))
+    if (!isNeutral(next))
       between.push_back(next);
   auto pv = dyn_cast_or_null<linalg::LinalgOp>(next);
   if (!pv || !isMarkedForTiledGemm(pv) || !pv.hasPureBufferSemantics())
@@ -2526,7 +2526,8 @@ std::optional<Attention> attentionAt(linalg::LinalgOp op) {
     if (isa<linalg::FillOp>(x) || linalgOp.getNumReductionLoops() == 0)
       continue;
     Type type = linalgOp.getBlock()->getArguments().back().getType();
-    if (!isa<FloatType>(type) || type.getIntOrFloatBitWidth() > 32)
+    if (!isa<FloatType>(type) || (type.getIntOrFloatBitWidth() != 16 &&
+                                  type.getIntOrFloatBitWidth() != 32))
       return std::nullopt;
   }
   for (Operation *x :

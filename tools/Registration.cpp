@@ -7,6 +7,11 @@
 #include "targets/nvptx/NvptxTarget.h"
 #include "targets/spirv/SpirvTarget.h"
 
+#include "onnx_tosa/version.h"
+
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/raw_ostream.h"
+
 namespace onnx_tosa {
 
 void registerDialects(mlir::DialectRegistry &registry) {
@@ -18,6 +23,11 @@ void registerPasses() {
   registerTosaToGpuPasses();
   registerNvptxTargetPasses();
   registerSpirvTargetPasses();
+}
+
+void printVersion(llvm::raw_ostream &os) {
+  os << projectVersionString() << "\n  built with LLVM/MLIR "
+     << LLVM_VERSION_STRING << "\n";
 }
 
 } // namespace onnx_tosa

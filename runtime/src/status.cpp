@@ -3,6 +3,7 @@
 #include "status.h"
 
 #include "onnx_tosa/artifact.h"
+#include "onnx_tosa/version.h"
 
 namespace onnx_tosa::rt {
 
@@ -29,6 +30,8 @@ Status Status::withContext(const std::string &context) && {
 } // namespace onnx_tosa::rt
 
 extern "C" {
+
+const char *ot_version(void) { return onnx_tosa::projectVersionString(); }
 
 ot_status_code ot_status_get_code(ot_status status) {
   return status ? status->code : OT_STATUS_OK;

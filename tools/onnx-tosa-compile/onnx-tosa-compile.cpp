@@ -31,6 +31,8 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -235,6 +237,11 @@ cl::opt<std::string> dumpKernels(
     cl::value_desc("dir"), cl::cat(category));
 cl::opt<bool> verbose("verbose", cl::desc("Report each stage and its time"),
                       cl::cat(category));
+cl::opt<bool> listOptions(
+    "list-options", cl::Hidden,
+    cl::desc("Print the options above as JSON and exit (the Python API "
+             "builds its keyword arguments from this list)"),
+    cl::cat(category));
 
 constexpr const char *kTool = "onnx-tosa-compile";
 
@@ -341,6 +348,32 @@ int writeKernelFiles(const std::map<std::string, std::vector<uint8_t>> &modules,
   return 0;
 }
 
+/// --list-options: every named option of the tool, so that other front ends
+/// (the Python API) accept exactly the options the tool has.
+int printOptions() {
+  llvm::json::Array list;
+  for (auto &entry : cl::getRegisteredOptions()) {
+    cl::Option *o = entry.second;
+    if (entry.first != o->ArgStr || o == &listOptions ||
+        !llvm::is_contained(o->Categories, &category))
+      continue;
+    list.push_back(llvm::json::Object{
+        {"name", o->ArgStr},
+        {"help", o->HelpStr},
+        {"value", o->ValueStr},
+        {"flag", o->getValueExpectedFlag() == cl::ValueOptional},
+        {"multiple", o->getNumOccurrencesFlag() == cl::ZeroOrMore},
+        {"hidden", o->getOptionHiddenFlag() != cl::NotHidden}});
+  }
+  llvm::sort(list, [](const llvm::json::Value &a, const llvm::json::Value &b) {
+    return *a.getAsObject()->getString("name") <
+           *b.getAsObject()->getString("name");
+  });
+  llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(list)))
+               << "\n";
+  return 0;
+}
+
 int runPasses(ModuleOp module, Diagnostics &diags, Progress &progress,
               StringRef stage,
               const std::function<void(OpPassManager &)> &build) {
@@ -362,6 +395,10 @@ int main(int argc, char **argv) {
   registerAllPasses();
   onnx_tosa::registerPasses();
   cl::HideUnrelatedOptions(category);
+  cl::SetVersionPrinter(onnx_tosa::printVersion);
+  // Answered before parsing, which requires a model.
+  if (llvm::is_contained(llvm::ArrayRef(argv, argc), StringRef("--list-options")))
+    return printOptions();
   cl::ParseCommandLineOptions(
       argc, argv,
       "onnx-tosa-compile: compile an ONNX model to GPU kernels\n\n"

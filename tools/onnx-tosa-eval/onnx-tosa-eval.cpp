@@ -21,6 +21,8 @@
 #include "reference/tosa-eval/Evaluator.h"
 #include "reference/tosa-eval/Npy.h"
 
+#include "onnx_tosa/version.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -128,6 +130,9 @@ bool writeCompliance(const std::string &name, const ComplianceInfo &info,
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(category);
+  cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
+    os << onnx_tosa::projectVersionString() << "\n";
+  });
   cl::ParseCommandLineOptions(
       argc, argv,
       "onnx-tosa-eval: evaluate a TOSA function with the reference "

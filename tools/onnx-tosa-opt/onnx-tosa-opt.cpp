@@ -6,8 +6,10 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
+#include "llvm/Support/CommandLine.h"
 
 int main(int argc, char **argv) {
+  llvm::cl::AddExtraVersionPrinter(onnx_tosa::printVersion);
   mlir::registerAllPasses();
   onnx_tosa::registerPasses();
   mlir::DialectRegistry registry;

@@ -51,6 +51,7 @@ options:
                          times each, default 20; by the device's timer
                          where it has one) and list the slowest
   --profile-rows=N       launches --profile lists (default 25; 0: all)
+  --version              print the runtime's version and commit
   --help                 show this help
 
 A bfloat16 tensor is read from and written to float32 .npy files. A float8,
@@ -156,6 +157,9 @@ Options parseArgs(int argc, char **argv) {
     std::string arg = argv[i], value;
     if (arg == "--help" || arg == "-h") {
       std::fputs(kUsage, stdout);
+      std::exit(0);
+    } else if (arg == "--version") {
+      std::printf("onnx-tosa-run: %s\n", ot_version());
       std::exit(0);
     } else if (flagValue(argc, argv, i, "--device", value)) {
       o.device = value;

@@ -1,0 +1,255 @@
+"""InferenceSession: a compiled model loaded on one device, shaped like
+onnxruntime's InferenceSession.
+
+Thread safety: `run` may be called from several threads; the calls on one
+session are serialized (the runtime's C API lets only one thread use a
+session at a time). Sessions on one device run concurrently.
+"""
+import ctypes
+import os
+import threading
+from pathlib import Path
+
+import numpy as np
+
+from . import _capi
+from ._capi import InvalidArgument, check, lib
+
+
+class NodeArg:
+    """A model input or output: name, shape, onnxruntime's type string
+    ("tensor(float)") and the numpy dtype (None for types numpy lacks)."""
+
+    def __init__(self, info):
+        self.name = info.name.decode()
+        self.shape = [int(info.shape[d]) for d in range(info.rank)]
+        self.type = f"tensor({_capi.ONNX_TYPE_NAMES.get(info.dtype, '?')})"
+        dtype = _capi.DTYPES.get(info.dtype)
+        self.dtype = np.dtype(dtype) if dtype is not None else None
+        self.ot_dtype = info.dtype
+        self.byte_size = info.byte_size
+
+    def __repr__(self):
+        return f"NodeArg(name={self.name!r}, type={self.type!r}, " \
+               f"shape={self.shape})"
+
+
+class Device:
+    """An open device ("auto", "cuda:0", "vulkan:0", "vulkan:lavapipe")."""
+
+    def __init__(self, name="auto"):
+        handle = ctypes.c_void_p()
+        check(lib().ot_device_open(name.encode(), ctypes.byref(handle)))
+        self._handle = handle
+
+    @property
+    def id(self):
+        return lib().ot_device_id(self._handle).decode()
+
+    @property
+    def name(self):
+        return lib().ot_device_name(self._handle).decode()
+
+    @property
+    def target(self):
+        backend = lib().ot_device_backend(self._handle)
+        return "cuda" if backend == _capi.OT_BACKEND_CUDA else "vulkan"
+
+    def __del__(self):
+        if getattr(self, "_handle", None):
+            lib().ot_device_release(self._handle)
+            self._handle = None
+
+    def __repr__(self):
+        return f"Device({self.id!r}, {self.name!r})"
+
+
+def available_devices():
+    """The ids of the devices that open here, CUDA first."""
+    found = []
+    for name in ("cuda", "vulkan"):
+        try:
+            found.append(Device(name).id)
+        except _capi.OnnxTosaError:
+            pass
+    return found
+
+
+class InferenceSession:
+    """Loads a model and runs it.
+
+    `model`: a compiled artifact (a .otsa path or its bytes) or an ONNX model
+    (an .onnx path, or an onnx.ModelProto), which is compiled for the device
+    on first use into a cache (ONNX_TOSA_CACHE_DIR, default
+    ~/.cache/onnx-tosa) keyed by the model, the options and the compiler's
+    version. `device`: "auto" (a CUDA GPU if there is one, else Vulkan),
+    "cuda:N", "vulkan:N", "vulkan:lavapipe". Other keyword arguments are
+    compile options (see onnx_tosa.compile); `progress` is the compile's
+    progress callback.
+    """
+
+    def __init__(self, model, device="auto", *, progress=None,
+                 **compile_options):
+        self._handle = None
+        self._lock = threading.Lock()
+        self._device = device if isinstance(device, Device) else Device(device)
+        handle = ctypes.c_void_p()
+        data = _artifact_bytes(model)
+        if data is not None:
+            buf = ctypes.create_string_buffer(bytes(data), len(data))
+            check(lib().ot_session_load_from_memory(
+                self._device._handle, buf, len(data), ctypes.byref(handle)))
+        else:
+            path = _artifact_path(model, self._device.target,
+                                  compile_options, progress)
+            check(lib().ot_session_load(self._device._handle,
+                                        os.fsencode(path),
+                                        ctypes.byref(handle)))
+        self._handle = handle
+        L = lib()
+        self._inputs = self._infos(L.ot_session_input_count,
+                                   L.ot_session_input_info)
+        self._outputs = self._infos(L.ot_session_output_count,
+                                    L.ot_session_output_info)
+        self._input_index = {a.name: i for i, a in enumerate(self._inputs)}
+        self._output_index = {a.name: i for i, a in enumerate(self._outputs)}
+
+    def _infos(self, count, get):
+        infos = []
+        for i in range(count(self._handle)):
+            info = _capi.TensorInfo()
+            check(get(self._handle, i, ctypes.byref(info)))
+            infos.append(NodeArg(info))
+        return infos
+
+    # onnxruntime's interface ---------------------------------------------
+    def get_inputs(self):
+        return list(self._inputs)
+
+    def get_outputs(self):
+        return list(self._outputs)
+
+    def get_providers(self):
+        return [self._device.id]
+
+    @property
+    def device(self):
+        return self._device
+
+    @property
+    def model_name(self):
+        return lib().ot_session_model_name(self._handle).decode()
+
+    def run(self, output_names, input_feed, run_options=None):
+        """Runs the model on `input_feed` ({name: array}) and returns the
+        outputs named in `output_names` (None: all) as numpy arrays, in that
+        order. A wrong input name, shape or dtype raises InvalidArgument
+        (a ValueError) naming the input and what was expected."""
+        if output_names is None:
+            wanted = self._outputs
+        else:
+            wanted = []
+            for name in output_names:
+                if name not in self._output_index:
+                    raise InvalidArgument(
+                        f"unknown output {name!r}; the model's outputs are "
+                        + ", ".join(a.name for a in self._outputs),
+                        "INVALID_ARGUMENT")
+                wanted.append(self._outputs[self._output_index[name]])
+        keep = []  # arrays and shapes the C structs point into
+        inputs = (_capi.HostTensor * len(input_feed))()
+        for slot, (name, value) in zip(inputs, input_feed.items()):
+            array = _as_array(name, value)
+            keep.append(array)
+            _fill(slot, name, array, keep)
+        results = [np.empty(a.shape, a.dtype) if a.dtype is not None
+                   else np.empty(a.byte_size, np.uint8) for a in wanted]
+        outputs = (_capi.HostTensor * len(wanted))()
+        for slot, arg, array in zip(outputs, wanted, results):
+            _fill(slot, arg.name, array, keep, arg.ot_dtype, arg.shape)
+        with self._lock:
+            if self._handle is None:
+                raise _capi.OnnxTosaError("the session is closed",
+                                          "FAILED_PRECONDITION")
+            check(lib().ot_session_run(self._handle, inputs, len(inputs),
+                                       outputs, len(outputs)))
+        return results
+
+    def last_run_timing(self):
+        """{'upload_ms', 'execute_ms', 'download_ms', 'device_ms'} of the
+        last run (device_ms < 0 where the device has no timer)."""
+        t = _capi.RunTiming()
+        check(lib().ot_session_last_run_timing(self._handle, ctypes.byref(t)))
+        return {name: getattr(t, name) for name, _ in t._fields_}
+
+    def close(self):
+        with self._lock:
+            if self._handle:
+                lib().ot_session_release(self._handle)
+                self._handle = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        if getattr(self, "_handle", None):
+            lib().ot_session_release(self._handle)
+            self._handle = None
+
+
+def _as_array(name, value):
+    if isinstance(value, np.ndarray):
+        array = value
+    elif hasattr(value, "__dlpack__"):
+        array = np.from_dlpack(value)  # host tensors of other libraries
+    else:
+        array = np.asarray(value)
+    if array.dtype not in _capi.OT_DTYPE_OF:
+        raise InvalidArgument(f"input {name!r}: dtype {array.dtype} has no "
+                              "onnx-tosa equivalent", "INVALID_ARGUMENT")
+    return np.ascontiguousarray(array)
+
+
+def _fill(slot, name, array, keep, dtype=None, shape=None):
+    encoded = name.encode()
+    dims = (ctypes.c_int64 * max(array.ndim, 1))(*array.shape) \
+        if shape is None else (ctypes.c_int64 * max(len(shape), 1))(*shape)
+    keep += [encoded, dims]
+    slot.name = encoded
+    slot.dtype = _capi.OT_DTYPE_OF[array.dtype] if dtype is None else dtype
+    slot.rank = array.ndim if shape is None else len(shape)
+    slot.shape = ctypes.cast(dims, ctypes.POINTER(ctypes.c_int64))
+    slot.data = array.ctypes.data
+    slot.byte_size = array.nbytes
+
+
+def _artifact_bytes(model):
+    """The artifact's bytes when `model` is an artifact given in memory."""
+    if isinstance(model, (bytes, bytearray, memoryview)) and \
+            bytes(model[:8]) == b"OTSAART\0":
+        return model
+    return None
+
+
+def _artifact_path(model, target, options, progress):
+    from . import compiler
+    if isinstance(model, (str, os.PathLike)):
+        path = Path(model)
+        if not path.is_file():
+            raise _capi.NotFound(f"no such model file: {path}", "NOT_FOUND")
+        with open(path, "rb") as f:
+            is_artifact = f.read(8) == b"OTSAART\0"
+        if is_artifact:
+            if options:
+                raise TypeError("compile options given for an artifact that "
+                                f"is already compiled: {sorted(options)}")
+            return path
+        return compiler.compile_cached(path, target, options, progress)
+    import tempfile
+    with tempfile.TemporaryDirectory(prefix="onnx-tosa-") as work:
+        path = compiler._model_file(model, work)
+        cached = compiler.compile_cached(path, target, options, progress)
+    return cached

@@ -324,6 +324,12 @@ bool parse(Reader &r, uint32_t version, Artifact &a) {
     r.blob("frozen input data", f.data);
   }
 
+  if (version >= 5) {
+    r.str("producer", a.provenance.producer);
+    r.str("chip", a.provenance.chip);
+    r.str("compile options", a.provenance.options);
+  }
+
   if (r.ok() && r.remaining() != 0)
     r.fail("end of artifact", std::to_string(r.remaining()) +
                                   " unexpected trailing bytes (corrupt file)");
@@ -373,6 +379,9 @@ std::vector<uint8_t> serializeArtifact(const Artifact &a) {
     writeTensorDecl(w, f.name, f.dtype, f.shape);
     w.blob(f.data.data(), f.data.size());
   }
+  w.str(a.provenance.producer);
+  w.str(a.provenance.chip);
+  w.str(a.provenance.options);
   return std::move(w.out);
 }
 

@@ -142,3 +142,31 @@ def test_pip_install_in_fresh_venv(example, tmp_path):
     assert "onnx-tosa 0.1.0" in proc.stdout
     np.testing.assert_allclose(np.load(work / "y_pip.npy"), want,
                                rtol=S.RTOL, atol=S.ATOL)
+
+
+def test_inspect_reports_provenance(compile_tool, run_tool, example, tmp_path):
+    """Every artifact records its producer, target, chip and options, and
+    `onnx-tosa-run --inspect` prints them with the signature, no device
+    needed."""
+    work, _ = example
+    for target, chip in (("vulkan", None), ("cuda", "sm_80")):
+        out = tmp_path / f"mlp.{target}.otsa"
+        extra = [f"--chip={chip}"] if chip else []
+        proc = S.call([compile_tool, work / "mlp.onnx", f"--target={target}",
+                       "-o", out, "--vector-width=2", *extra,
+                       "--cuda-format=ptx"])
+        assert proc.returncode == 0, S.describe(proc)
+        proc = S.call([run_tool, "--inspect", out])
+        assert proc.returncode == 0, S.describe(proc)
+        fields = dict(line.split(":", 1) for line in proc.stdout.splitlines())
+        fields = {k.strip(): v.strip() for k, v in fields.items()}
+        assert fields["target"] == target
+        assert fields["producer"].startswith("onnx-tosa 0.1.0 (commit ")
+        assert "LLVM/MLIR 22" in fields["producer"]
+        assert fields["options"].split() == [
+            f"--target={target}", "--vector-width=2", *extra,
+            "--cuda-format=ptx"], fields["options"]
+        assert fields.get("chip") == chip
+        assert fields["input"] == "x float32 [4, 64]"
+        assert fields["output"] == "y float32 [4, 10]"
+        assert str(work) not in proc.stdout  # no paths recorded

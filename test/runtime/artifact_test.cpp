@@ -37,6 +37,8 @@ Artifact sampleArtifact() {
   a.launches.push_back(Launch{});
   a.frozenInputs.push_back({"axes", DType::I64, {2}, std::vector<uint8_t>(16, 7)});
   a.frozenInputs.push_back({"flag", DType::Bool, {}, {1}});
+  a.provenance = {"onnx-tosa 0.1.0 (commit abc), LLVM/MLIR 22.1.8", "sm_90a",
+                  "--precision=fp16"};
   return a;
 }
 
@@ -87,6 +89,9 @@ void expectSame(const Artifact &x, const Artifact &y) {
     EXPECT_EQ(x.frozenInputs[i].shape, y.frozenInputs[i].shape);
     EXPECT_EQ(x.frozenInputs[i].data, y.frozenInputs[i].data);
   }
+  EXPECT_EQ(x.provenance.producer, y.provenance.producer);
+  EXPECT_EQ(x.provenance.chip, y.provenance.chip);
+  EXPECT_EQ(x.provenance.options, y.provenance.options);
 }
 
 } // namespace
@@ -182,9 +187,10 @@ TEST(Artifact, RejectsForeignFilesAndVersions) {
   EXPECT_NE(error.find("version 42"), std::string::npos) << error;
 }
 
-// Version 2 launches had no dynamic shared memory and version 3 ones no
-// flags: such artifacts still load, with those 0.
-TEST(Artifact, ReadsVersions2And3) {
+// Version 2 launches had no dynamic shared memory, version 3 ones no flags,
+// and artifacts before version 5 no provenance: such artifacts still load,
+// with those 0 or empty.
+TEST(Artifact, ReadsVersions2To4) {
   Artifact a;
   Launch l;
   l.entry = "k";
@@ -197,13 +203,19 @@ TEST(Artifact, ReadsVersions2And3) {
   a.launches.push_back(l);
   const uint8_t pattern[] = {0x04, 0x03, 0x02, 0x01, 0xef, 0xbe,
                              0xad, 0xde, 0x0d, 0xf0, 0xad, 0x0b};
-  for (uint8_t version : {2, 3}) {
+  for (uint8_t version : {2, 3, 4}) {
     std::vector<uint8_t> bytes = serializeArtifact(a);
+    // The provenance: three empty strings at the end.
+    ASSERT_GT(bytes.size(), 24u);
+    ASSERT_TRUE(std::all_of(bytes.end() - 24, bytes.end(),
+                            [](uint8_t b) { return b == 0; }));
+    bytes.resize(bytes.size() - 24);
     auto at = std::search(bytes.begin(), bytes.end(), std::begin(pattern),
                           std::end(pattern));
     ASSERT_NE(at, bytes.end());
     // The flags, and for version 2 the shared bytes.
-    bytes.erase(at + (version == 2 ? 4 : 8), at + 12);
+    if (version < 4)
+      bytes.erase(at + (version == 2 ? 4 : 8), at + 12);
     bytes[8] = version;
     Artifact out;
     std::string error;
@@ -212,7 +224,8 @@ TEST(Artifact, ReadsVersions2And3) {
     ASSERT_EQ(out.launches.size(), 1u);
     EXPECT_EQ(out.launches[0].block[2], 0x01020304u);
     EXPECT_EQ(out.launches[0].sharedBytes, version == 2 ? 0u : 0xdeadbeefu);
-    EXPECT_EQ(out.launches[0].flags, 0u);
+    EXPECT_EQ(out.launches[0].flags, version == 4 ? 0x0badf00du : 0u);
+    EXPECT_TRUE(out.provenance.producer.empty());
   }
 }
 

@@ -17,6 +17,7 @@
 #include "tools/Registration.h"
 
 #include "onnx_tosa/npy.h"
+#include "onnx_tosa/version.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
@@ -28,6 +29,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -348,6 +350,27 @@ int writeKernelFiles(const std::map<std::string, std::vector<uint8_t>> &modules,
   return 0;
 }
 
+/// Who made the artifact and with which options (the command line without
+/// the model's and the artifact's paths).
+onnx_tosa::Provenance provenance(int argc, char **argv) {
+  onnx_tosa::Provenance p;
+  p.producer = std::string(onnx_tosa::projectVersionString()) +
+               ", LLVM/MLIR " LLVM_VERSION_STRING;
+  if (target == onnx_tosa::Target::Cuda)
+    p.chip = chip;
+  for (int i = 1; i < argc; ++i) {
+    StringRef arg = argv[i];
+    if (arg == "-o" || arg == "--o") {
+      ++i;
+      continue;
+    }
+    if (arg == inputPath || arg.starts_with("-o=") || arg.starts_with("--o="))
+      continue;
+    p.options += (p.options.empty() ? "" : " ") + arg.str();
+  }
+  return p;
+}
+
 /// --list-options: every named option of the tool, so that other front ends
 /// (the Python API) accept exactly the options the tool has.
 int printOptions() {
@@ -633,6 +656,7 @@ int main(int argc, char **argv) {
   progress.begin("artifact");
   onnx_tosa::Artifact artifact;
   artifact.modelName = llvm::sys::path::stem(inputPath).str();
+  artifact.provenance = provenance(argc, argv);
   if (failed(onnx_tosa::exportArtifact(*module, target, kernels, artifact)))
     return diags.report("artifact") | 1;
   // The artifact refuses any other value for a frozen input.

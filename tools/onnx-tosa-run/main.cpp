@@ -51,6 +51,9 @@ options:
                          times each, default 20; by the device's timer
                          where it has one) and list the slowest
   --profile-rows=N       launches --profile lists (default 25; 0: all)
+  --inspect              print what the artifact holds (signature, target,
+                         chip, kernels, weight bytes, producer and the
+                         compile options) and exit; needs no device
   --version              print the runtime's version and commit
   --help                 show this help
 
@@ -113,6 +116,7 @@ struct Options {
   unsigned benchmark = 0;
   unsigned profile = 0;
   unsigned profileRows = 25;
+  bool inspect = false;
 };
 
 /// Matches "--flag=value" or "--flag value"; advances `i` past a separate
@@ -190,6 +194,8 @@ Options parseArgs(int argc, char **argv) {
       o.profileRows =
           parseCount(value, 0, 1000000,
                      "--profile-rows expects a count in 0..1000000 (0: all)");
+    } else if (arg == "--inspect") {
+      o.inspect = true;
     } else if (arg == "--quiet" || arg == "-q") {
       o.quiet = true;
     } else if (arg.size() > 1 && arg[0] == '-') {
@@ -426,9 +432,48 @@ std::string oneLine(std::string s) {
 
 } // namespace
 
+/// --inspect: the artifact's contents, read without a device.
+int inspect(const std::string &path) {
+  Artifact a;
+  std::string error;
+  if (!readArtifact(path, a, error))
+    fail(error);
+  uint64_t weights = 0, scratch = 0;
+  for (const Buffer &b : a.buffers)
+    (b.kind == BufferKind::Constant ? weights : scratch) +=
+        b.kind == BufferKind::Input ? 0 : b.sizeBytes;
+  auto orUnknown = [](const std::string &s) {
+    return s.empty() ? std::string("(not recorded)") : s;
+  };
+  std::printf("model:     %s\n", a.modelName.c_str());
+  std::printf("target:    %s\n", a.target == Target::Cuda ? "cuda" : "vulkan");
+  if (a.target == Target::Cuda)
+    std::printf("chip:      %s\n", orUnknown(a.provenance.chip).c_str());
+  std::printf("producer:  %s\n", orUnknown(a.provenance.producer).c_str());
+  std::printf("options:   %s\n", a.provenance.options.c_str());
+  std::printf("kernels:   %zu modules, %zu launches\n", a.modules.size(),
+              a.launches.size());
+  std::printf("memory:    %llu bytes of weights, %llu bytes of intermediates\n",
+              static_cast<unsigned long long>(weights),
+              static_cast<unsigned long long>(scratch));
+  for (const auto *list : {&a.inputs, &a.outputs})
+    for (const TensorBinding &t : *list)
+      std::printf("%-10s %s %s %s\n",
+                  list == &a.inputs ? "input:" : "output:", t.name.c_str(),
+                  dtypeName(t.dtype), shapeString(t.shape).c_str());
+  for (const FrozenInput &f : a.frozenInputs)
+    std::printf("frozen:    %s %s %s (compiled for one value)\n",
+                f.name.c_str(), dtypeName(f.dtype),
+                shapeString(f.shape).c_str());
+  return 0;
+}
+
 int main(int argc, char **argv) {
   try {
-    return runTool(parseArgs(argc, argv));
+    Options options = parseArgs(argc, argv);
+    if (options.inspect)
+      return inspect(options.artifact);
+    return runTool(options);
   } catch (const CliError &e) {
     std::fprintf(stderr, "onnx-tosa-run: error: %s\n",
                  oneLine(e.message).c_str());

@@ -20,7 +20,7 @@
 
 namespace onnx_tosa {
 
-constexpr uint32_t kArtifactVersion = 4;
+constexpr uint32_t kArtifactVersion = 5;
 /// The oldest version the runtime still reads (what later versions added
 /// takes its default).
 constexpr uint32_t kOldestArtifactVersion = 2;
@@ -109,6 +109,13 @@ struct FrozenInput {
   std::vector<uint8_t> data; ///< C-order element bytes, little-endian
 };
 
+/// Who made an artifact and how (since version 5; empty in older ones).
+struct Provenance {
+  std::string producer; ///< "onnx-tosa 0.1.0 (commit ...), LLVM/MLIR 22.1.8"
+  std::string chip;     ///< the CUDA architecture, e.g. "sm_90a"; "" on Vulkan
+  std::string options;  ///< the compiler's options, as on its command line
+};
+
 struct Artifact {
   Target target = Target::Cuda;
   std::string modelName;
@@ -118,6 +125,7 @@ struct Artifact {
   std::vector<Module> modules;
   std::vector<Launch> launches;
   std::vector<FrozenInput> frozenInputs; ///< since version 2
+  Provenance provenance;                 ///< since version 5
 };
 
 /// Writes `a` to `path`. On failure returns false and sets `error`.

@@ -1,5 +1,6 @@
 """Bad models, bad inputs, bad devices and bad artifacts: each must give a
 clean error that names the culprit, never a crash."""
+import re
 import shutil
 import struct
 import subprocess
@@ -211,6 +212,35 @@ def test_cuda_device_absent(run_tool, add_artifact, tmp_path):
     proc = run_expect_error(run_tool, artifact, good, tmp_path,
                             device="cuda:0")
     assert_mentions(proc, r"cuda", "the CUDA device")
+
+
+def test_vulkan_loader_absent(run_tool, add_artifact, tmp_path):
+    """The runtime opens the Vulkan loader at run time: without one, a
+    Vulkan device is a clean error naming the loader."""
+    artifact, good = add_artifact
+    missing = tmp_path / "no-such-libvulkan.so.1"
+    proc = run_expect_error(run_tool, artifact, good, tmp_path,
+                            device="vulkan",
+                            env={"ONNX_TOSA_VULKAN_LOADER": str(missing)})
+    assert_mentions(proc, r"Vulkan loader", "the Vulkan loader")
+    assert_mentions(proc, re.escape(missing.name), "the library's name",
+                    in_paths=True)
+
+
+def test_runtime_links_no_gpu_library(run_tool):
+    """libvulkan and libcuda are opened at run time, never linked, so that
+    a machine with only one of them runs that one's artifacts."""
+    library = S.BIN_DIR.parent / "lib" / "libonnx_tosa_runtime.so"
+    for binary in (run_tool, library):
+        if not binary.is_file():
+            continue
+        proc = subprocess.run(["readelf", "-d", binary], capture_output=True,
+                              text=True)
+        if proc.returncode != 0:
+            pytest.skip("readelf is missing")
+        needed = re.findall(r"\(NEEDED\).*\[(.*)\]", proc.stdout)
+        assert needed and not [n for n in needed
+                               if "vulkan" in n or "cuda" in n], needed
 
 
 def test_bogus_device(run_tool, add_artifact, tmp_path):

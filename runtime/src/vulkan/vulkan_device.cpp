@@ -554,6 +554,7 @@ Status createLogicalDevice(VulkanDevice &d) {
 Status openVulkanDevice(const VulkanSelector &selector,
                         std::shared_ptr<Device> &out) {
   using namespace vk;
+  OT_RETURN_IF_ERROR(loadVulkan());
   auto d = std::make_shared<VulkanDevice>();
   OT_RETURN_IF_ERROR(createInstance(d->instance, d->instanceApiVersion));
   uint32_t index = 0;

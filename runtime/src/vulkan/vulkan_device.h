@@ -16,8 +16,7 @@
 #define ONNX_TOSA_RUNTIME_VULKAN_DEVICE_H
 
 #include "../backend.h"
-
-#include <vulkan/vulkan.h>
+#include "vulkan_loader.h"
 
 #include <map>
 #include <mutex>

@@ -79,6 +79,21 @@ public:
   /// Copies `bytes` (<= buffer size) from the buffer start to host memory.
   /// Only valid after `wait` for any sequence that wrote the buffer.
   virtual Status download(DeviceBuffer &src, void *dst, uint64_t bytes) = 0;
+  /// Copies `bytes` (<= both sizes) from the start of `src` to the start of
+  /// `dst` on the device, after everything submitted before; done when it
+  /// returns.
+  virtual Status copy(DeviceBuffer &dst, DeviceBuffer &src, uint64_t bytes) = 0;
+  /// The buffer's device address where the API has one (CUDA), for sharing
+  /// it with other libraries; 0 elsewhere.
+  virtual uint64_t address(DeviceBuffer &) { return 0; }
+  /// Makes memory another library allocated on this device (a CUDA device
+  /// address) usable as a buffer, without owning it. FAILED_PRECONDITION
+  /// where the API has no such addresses.
+  virtual Status wrap(uint64_t address, uint64_t bytes,
+                      std::unique_ptr<DeviceBuffer> &out) {
+    return failedPrecondition("device " + id() +
+                              " cannot use memory allocated elsewhere");
+  }
 
   virtual Status loadModule(const Module &module,
                             std::unique_ptr<DeviceModule> &out) = 0;

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "device.h"
+#include "tensor.h"
 
 #include <sys/stat.h>
 
@@ -70,7 +70,8 @@ struct ot_session {
   // goes first, the device last.
   std::shared_ptr<Device> device;
   std::string modelName;
-  std::vector<std::unique_ptr<DeviceBuffer>> buffers;
+  // Shared with the tensors ot_session_input_tensor/output_tensor return.
+  std::vector<std::shared_ptr<DeviceBuffer>> buffers;
   std::vector<std::unique_ptr<DeviceModule>> modules;
   std::unique_ptr<LaunchSequence> sequence;
   std::vector<TensorSlot> inputs, outputs;
@@ -87,8 +88,20 @@ struct ot_session {
   Status profileLaunches(uint32_t repetitions);
   Status run(const ot_host_tensor *in, size_t numIn, const ot_host_tensor *out,
              size_t numOut);
+  Status runTensors(const ot_tensor_binding *in, size_t numIn,
+                    const ot_tensor_binding *out, size_t numOut);
+  /// The session's own buffer of an input or output as a tensor.
+  Status slotTensor(bool input, size_t index, ot_tensor **out);
 
 private:
+  /// Matches the given inputs and outputs to the model's (by name or
+  /// index, checking dtype and shape) and checks every input is there.
+  /// `live` holds the inputs left after the frozen ones.
+  Status bind(const ot_host_tensor *in, size_t numIn,
+              const ot_host_tensor *out, size_t numOut,
+              std::vector<const ot_host_tensor *> &inBySlot,
+              std::vector<const ot_host_tensor *> &outBySlot,
+              std::vector<ot_host_tensor> &live);
   Status validate(const Artifact &a);
   Status takeFrozenInputs(const ot_host_tensor *given, size_t count,
                           std::vector<ot_host_tensor> &rest);
@@ -171,8 +184,9 @@ Status ot_session::load(const Artifact &a) {
   for (size_t i = 0; i < a.buffers.size(); ++i) {
     const Buffer &b = a.buffers[i];
     std::string what = "buffer " + std::to_string(i);
-    OT_RETURN_IF_ERROR(
-        device->allocate(b.sizeBytes, buffers[i]).withContext(what));
+    std::unique_ptr<DeviceBuffer> buffer;
+    OT_RETURN_IF_ERROR(device->allocate(b.sizeBytes, buffer).withContext(what));
+    buffers[i] = std::move(buffer);
     if (b.kind != BufferKind::Constant)
       continue;
     // Constants are uploaded once; a declared size larger than the data is
@@ -312,11 +326,12 @@ Status ot_session::takeFrozenInputs(const ot_host_tensor *given, size_t count,
   return okStatus();
 }
 
-Status ot_session::run(const ot_host_tensor *in, size_t numIn,
-                       const ot_host_tensor *out, size_t numOut) {
-  std::vector<const ot_host_tensor *> inBySlot, outBySlot;
+Status ot_session::bind(const ot_host_tensor *in, size_t numIn,
+                        const ot_host_tensor *out, size_t numOut,
+                        std::vector<const ot_host_tensor *> &inBySlot,
+                        std::vector<const ot_host_tensor *> &outBySlot,
+                        std::vector<ot_host_tensor> &live) {
   // Only an artifact with frozen inputs pays for sorting them out.
-  std::vector<ot_host_tensor> live;
   if (!frozenInputs.empty()) {
     OT_RETURN_IF_ERROR(takeFrozenInputs(in, numIn, live));
     in = live.data();
@@ -331,6 +346,14 @@ Status ot_session::run(const ot_host_tensor *in, size_t numIn,
   if (!missing.empty())
     return invalidArgument("missing input " + missing +
                            "; every model input must be given");
+  return okStatus();
+}
+
+Status ot_session::run(const ot_host_tensor *in, size_t numIn,
+                       const ot_host_tensor *out, size_t numOut) {
+  std::vector<const ot_host_tensor *> inBySlot, outBySlot;
+  std::vector<ot_host_tensor> live;
+  OT_RETURN_IF_ERROR(bind(in, numIn, out, numOut, inBySlot, outBySlot, live));
 
   using Clock = std::chrono::steady_clock;
   auto msSince = [](Clock::time_point start) {
@@ -363,6 +386,118 @@ Status ot_session::run(const ot_host_tensor *in, size_t numIn,
   }
   timing.download_ms = msSince(start);
   lastTiming = timing;
+  return okStatus();
+}
+
+Status ot_session::runTensors(const ot_tensor_binding *in, size_t numIn,
+                              const ot_tensor_binding *out, size_t numOut) {
+  // The bindings as host-tensor views, so that they are matched and
+  // checked exactly as ot_session_run's are; `data` points at the tensor,
+  // except for frozen inputs, whose value is compared on the host.
+  std::vector<std::vector<uint8_t>> frozenValues;
+  auto views = [&](const char *role, const ot_tensor_binding *given,
+                   size_t count, std::vector<ot_host_tensor> &to) -> Status {
+    if (count && !given)
+      return invalidArgument(std::string(role) + " array is NULL");
+    for (size_t i = 0; i < count; ++i) {
+      const ot_tensor_binding &b = given[i];
+      std::string what = std::string(role) + " " +
+                         (b.name ? "'" + std::string(b.name) + "'"
+                                 : std::to_string(b.index));
+      if (!b.tensor)
+        return invalidArgument(what + ": tensor is NULL");
+      const ot_tensor &t = *b.tensor;
+      if (t.device != device)
+        return invalidArgument(what + ": the tensor is on device " +
+                               t.device->id() + ", the session on " +
+                               device->id());
+      void *data = const_cast<ot_tensor *>(&t);
+      bool frozen = false;
+      for (const FrozenInput &f : frozenInputs)
+        frozen |= b.name && f.name == b.name && role[0] == 'i';
+      if (frozen) {
+        frozenValues.emplace_back(t.byteSize);
+        OT_RETURN_IF_ERROR(
+            device->download(*t.buffer, frozenValues.back().data(),
+                             t.byteSize));
+        data = frozenValues.back().data();
+      }
+      to.push_back({b.name, b.index, static_cast<ot_dtype>(t.dtype),
+                    t.shape.size(), t.shape.data(), data, t.byteSize});
+    }
+    return okStatus();
+  };
+  std::vector<ot_host_tensor> inViews, outViews, live;
+  frozenValues.reserve(numIn);
+  OT_RETURN_IF_ERROR(views("input", in, numIn, inViews));
+  OT_RETURN_IF_ERROR(views("output", out, numOut, outViews));
+  std::vector<const ot_host_tensor *> inBySlot, outBySlot;
+  OT_RETURN_IF_ERROR(bind(inViews.data(), inViews.size(), outViews.data(),
+                          outViews.size(), inBySlot, outBySlot, live));
+  auto tensorOf = [](const ot_host_tensor *view) {
+    return static_cast<ot_tensor *>(view->data);
+  };
+
+  using Clock = std::chrono::steady_clock;
+  auto msSince = [](Clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(Clock::now() - start)
+        .count();
+  };
+  ot_run_timing timing{};
+  Clock::time_point start = Clock::now();
+  for (size_t s = 0; s < inputs.size(); ++s)
+    OT_RETURN_IF_ERROR(
+        device
+            ->copy(*buffers[inputs[s].binding.buffer],
+                   *tensorOf(inBySlot[s])->buffer, inputs[s].byteSize)
+            .withContext("copying input '" + inputs[s].binding.name + "'"));
+  timing.upload_ms = msSince(start);
+  start = Clock::now();
+  OT_RETURN_IF_ERROR(device->submit(*sequence));
+  OT_RETURN_IF_ERROR(device->wait(*sequence));
+  timing.execute_ms = msSince(start);
+  timing.device_ms = device->deviceMs(*sequence);
+  start = Clock::now();
+  bool copied = false;
+  for (size_t s = 0; s < outputs.size(); ++s) {
+    if (!outBySlot[s])
+      continue;
+    DeviceBuffer &from = *buffers[outputs[s].binding.buffer];
+    DeviceBuffer &to = *tensorOf(outBySlot[s])->buffer;
+    copied |= &from != &to;
+    OT_RETURN_IF_ERROR(
+        device->copy(to, from, outputs[s].byteSize)
+            .withContext("copying output '" + outputs[s].binding.name + "'"));
+  }
+  // The copies are ordered on the device; the caller may look at the
+  // outputs by other means (another library's kernels, the host) once the
+  // device has done them.
+  if (copied)
+    OT_RETURN_IF_ERROR(device->wait(*sequence));
+  timing.download_ms = msSince(start);
+  lastTiming = timing;
+  return okStatus();
+}
+
+Status ot_session::slotTensor(bool input, size_t index, ot_tensor **out) {
+  if (!out)
+    return invalidArgument("out_tensor is NULL");
+  *out = nullptr;
+  const std::vector<TensorSlot> &slots = input ? inputs : outputs;
+  const char *role = input ? "input" : "output";
+  if (index >= slots.size())
+    return invalidArgument(std::string(role) + " index " +
+                           std::to_string(index) +
+                           " is out of range; the model has " +
+                           std::to_string(slots.size()) + " " + role + "s");
+  const TensorSlot &slot = slots[index];
+  auto t = std::make_unique<ot_tensor>();
+  t->device = device;
+  t->buffer = buffers[slot.binding.buffer];
+  t->dtype = slot.binding.dtype;
+  t->shape = slot.binding.shape;
+  t->byteSize = slot.byteSize;
+  *out = t.release();
   return okStatus();
 }
 
@@ -546,6 +681,36 @@ ot_status ot_session_run(ot_session *session, const ot_host_tensor *inputs,
     if (!session)
       return invalidArgument("ot_session_run: session is NULL");
     return session->run(inputs, num_inputs, outputs, num_outputs);
+  });
+}
+
+ot_status ot_session_run_tensors(ot_session *session,
+                                 const ot_tensor_binding *inputs,
+                                 size_t num_inputs,
+                                 const ot_tensor_binding *outputs,
+                                 size_t num_outputs) {
+  return guardedCall([&]() -> Status {
+    if (!session)
+      return invalidArgument("ot_session_run_tensors: session is NULL");
+    return session->runTensors(inputs, num_inputs, outputs, num_outputs);
+  });
+}
+
+ot_status ot_session_input_tensor(ot_session *session, size_t index,
+                                  ot_tensor **out_tensor) {
+  return guardedCall([&]() -> Status {
+    if (!session)
+      return invalidArgument("ot_session_input_tensor: session is NULL");
+    return session->slotTensor(true, index, out_tensor);
+  });
+}
+
+ot_status ot_session_output_tensor(ot_session *session, size_t index,
+                                   ot_tensor **out_tensor) {
+  return guardedCall([&]() -> Status {
+    if (!session)
+      return invalidArgument("ot_session_output_tensor: session is NULL");
+    return session->slotTensor(false, index, out_tensor);
   });
 }
 

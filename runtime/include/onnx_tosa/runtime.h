@@ -187,6 +187,66 @@ ot_status ot_session_run(ot_session *session, const ot_host_tensor *inputs,
                          size_t num_inputs, const ot_host_tensor *outputs,
                          size_t num_outputs);
 
+/*===----------------------------------------------------------------------===*
+ * Device tensors (IO binding): inputs and outputs that stay on the device
+ *===----------------------------------------------------------------------===*/
+
+/* A tensor in a device's memory. Given to ot_session_run_tensors, it is read
+ * or written on the device: nothing goes through the host unless
+ * ot_tensor_write / ot_tensor_read ask for it. */
+typedef struct ot_tensor ot_tensor;
+
+/* Allocates an uninitialized tensor on `device`. */
+ot_status ot_tensor_create(ot_device *device, ot_dtype dtype, size_t rank,
+                           const int64_t *shape, ot_tensor **out_tensor);
+/* Uses memory another library allocated on a CUDA device (e.g. a PyTorch or
+ * CuPy tensor received through DLPack) as a tensor, without a copy. The
+ * memory must hold product(shape) * ot_dtype_size(dtype) bytes and outlive
+ * the tensor; it is not freed by it. FAILED_PRECONDITION on Vulkan. */
+ot_status ot_tensor_wrap_device_address(ot_device *device, uint64_t address,
+                                        ot_dtype dtype, size_t rank,
+                                        const int64_t *shape,
+                                        ot_tensor **out_tensor);
+/* Accepts NULL. */
+void ot_tensor_release(ot_tensor *tensor);
+/* dtype, shape and byte size; `name` is "". */
+ot_status ot_tensor_get_info(const ot_tensor *tensor, ot_tensor_info *out_info);
+/* The CUDA device address of the tensor's memory (to share it, e.g. through
+ * DLPack); 0 on Vulkan. */
+uint64_t ot_tensor_device_address(const ot_tensor *tensor);
+/* Copies the whole tensor from or to host memory of exactly its byte size.
+ * A read sees every run submitted before it. */
+ot_status ot_tensor_write(ot_tensor *tensor, const void *data, size_t byte_size);
+ot_status ot_tensor_read(ot_tensor *tensor, void *data, size_t byte_size);
+
+/* The session's own buffer of input or output `index` as a tensor: binding
+ * it to ot_session_run_tensors costs no copy at all. An output tensor holds
+ * the result of the last run and is overwritten by the next. It keeps the
+ * buffer alive, not the session's results: release it when done. */
+ot_status ot_session_input_tensor(ot_session *session, size_t index,
+                                  ot_tensor **out_tensor);
+ot_status ot_session_output_tensor(ot_session *session, size_t index,
+                                   ot_tensor **out_tensor);
+
+/* Names a model input or output (by `name`, or by `index` when `name` is
+ * NULL) and the device tensor bound to it. */
+typedef struct ot_tensor_binding {
+  const char *name;
+  size_t index;
+  ot_tensor *tensor;
+} ot_tensor_binding;
+
+/* Runs the model once on device tensors, as ot_session_run does on host
+ * ones (same checks, same messages): every input given once, any subset of
+ * the outputs. Tensors that are the session's own (ot_session_*_tensor)
+ * are used in place; others are copied on the device, before the kernels
+ * (inputs) and after them (outputs). Returns when the outputs are written. */
+ot_status ot_session_run_tensors(ot_session *session,
+                                 const ot_tensor_binding *inputs,
+                                 size_t num_inputs,
+                                 const ot_tensor_binding *outputs,
+                                 size_t num_outputs);
+
 /* Where the last successful ot_session_run spent its time, by the host's
  * clock: copying the inputs to the device, running the kernels (one CUDA
  * graph launch or one Vulkan submit, and the wait for it), and copying the

@@ -28,15 +28,19 @@ using namespace cuda;
 class CudaBuffer final : public DeviceBuffer {
 public:
   CudaBuffer(const DriverApi &api, CUcontext ctx, CUdeviceptr ptr,
-             uint64_t size)
-      : DeviceBuffer(size), api(api), ctx(ctx), ptr(ptr) {}
+             uint64_t size, bool owned = true)
+      : DeviceBuffer(size), api(api), ctx(ctx), ptr(ptr), owned(owned) {}
   ~CudaBuffer() override {
+    if (!owned)
+      return;
     api.cuCtxSetCurrent(ctx);
     api.cuMemFree(ptr);
   }
   const DriverApi &api;
   CUcontext ctx;
   CUdeviceptr ptr;
+  /// False for memory another library allocated (Device::wrap).
+  bool owned;
 };
 
 class CudaModule final : public DeviceModule {
@@ -172,6 +176,31 @@ public:
     CUresult r =
         api.cuMemcpyDtoH(dst, static_cast<CudaBuffer &>(src).ptr, bytes);
     return r == CUDA_SUCCESS ? okStatus() : driverError(api, "cuMemcpyDtoH", r);
+  }
+
+  /// On the legacy default stream, with which the blocking streams the
+  /// model runs on synchronize: ordered after the kernels before it and
+  /// before those after it, without waiting on the host.
+  Status copy(DeviceBuffer &dst, DeviceBuffer &src, uint64_t bytes) override {
+    if (bytes == 0 || &dst == &src)
+      return okStatus();
+    OT_RETURN_IF_ERROR(makeCurrent());
+    CUresult r = api.cuMemcpyDtoD(static_cast<CudaBuffer &>(dst).ptr,
+                                  static_cast<CudaBuffer &>(src).ptr, bytes);
+    return r == CUDA_SUCCESS ? okStatus() : driverError(api, "cuMemcpyDtoD", r);
+  }
+
+  uint64_t address(DeviceBuffer &buffer) override {
+    return static_cast<CudaBuffer &>(buffer).ptr;
+  }
+
+  Status wrap(uint64_t address, uint64_t bytes,
+              std::unique_ptr<DeviceBuffer> &out) override {
+    if (!address)
+      return invalidArgument("a null device address");
+    out = std::make_unique<CudaBuffer>(api, ctx, address, bytes,
+                                       /*owned=*/false);
+    return okStatus();
   }
 
   Status loadModule(const Module &module,

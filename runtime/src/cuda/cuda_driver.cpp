@@ -55,6 +55,7 @@ LoadResult load() {
   resolve(lib, "cuMemFree_v2", a.cuMemFree, missing);
   resolve(lib, "cuMemcpyHtoD_v2", a.cuMemcpyHtoD, missing);
   resolve(lib, "cuMemcpyDtoH_v2", a.cuMemcpyDtoH, missing);
+  resolve(lib, "cuMemcpyDtoD_v2", a.cuMemcpyDtoD, missing);
   resolve(lib, "cuModuleLoadDataEx", a.cuModuleLoadDataEx, missing);
   resolve(lib, "cuModuleUnload", a.cuModuleUnload, missing);
   resolve(lib, "cuModuleGetFunction", a.cuModuleGetFunction, missing);

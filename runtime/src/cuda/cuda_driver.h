@@ -89,6 +89,7 @@ struct DriverApi {
   CUresult (*cuMemFree)(CUdeviceptr ptr);
   CUresult (*cuMemcpyHtoD)(CUdeviceptr dst, const void *src, size_t bytes);
   CUresult (*cuMemcpyDtoH)(void *dst, CUdeviceptr src, size_t bytes);
+  CUresult (*cuMemcpyDtoD)(CUdeviceptr dst, CUdeviceptr src, size_t bytes);
   CUresult (*cuModuleLoadDataEx)(CUmodule *module, const void *image,
                                  unsigned numOptions, CUjit_option *options,
                                  void **optionValues);

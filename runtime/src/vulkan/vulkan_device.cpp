@@ -196,7 +196,7 @@ Status VulkanDevice::download(DeviceBuffer &src, void *dst, uint64_t bytes) {
 /// staging buffer, kept for the device's lifetime, stays small.
 constexpr uint64_t kMaxStagingBytes = uint64_t(64) << 20;
 
-Status VulkanDevice::ensureStaging(uint64_t bytes) {
+Status VulkanDevice::ensureTransferCommands() {
   if (!transferPool) {
     auto poolInfo = vkStruct<VkCommandPoolCreateInfo>(
         VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO);
@@ -214,6 +214,10 @@ Status VulkanDevice::ensureStaging(uint64_t bytes) {
         vkStruct<VkFenceCreateInfo>(VK_STRUCTURE_TYPE_FENCE_CREATE_INFO);
     OT_VK_CALL(vkCreateFence, device, &fenceInfo, nullptr, &transferFence);
   }
+  return okStatus();
+}
+
+Status VulkanDevice::ensureStaging(uint64_t bytes) {
   // Sizes are powers of two from 1 MiB, so a session's inputs and outputs
   // settle on one buffer after the first few transfers.
   uint64_t want = uint64_t(1) << 20;
@@ -252,59 +256,79 @@ Status VulkanDevice::stagedCopy(VulkanBuffer &buf, void *host, uint64_t bytes,
   auto *bytesOnHost = static_cast<uint8_t *>(host);
   for (uint64_t done = 0; done < bytes;) {
     uint64_t chunk = std::min(bytes - done, staging->size());
-    if (toDevice)
+    if (toDevice) {
       std::memcpy(staging->mapped, bytesOnHost + done, chunk);
-
-    OT_VK_CALL(vkResetCommandBuffer, transferCommands, 0);
-    auto begin = vkStruct<VkCommandBufferBeginInfo>(
-        VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
-    begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    OT_VK_CALL(vkBeginCommandBuffer, transferCommands, &begin);
-    // After every earlier kernel and copy on the queue: a download reads
-    // what kernels wrote; an upload must not overwrite what they still read.
-    auto before = vkStruct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
-    before.srcAccessMask =
-        VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
-    before.dstAccessMask =
-        VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
-    vkCmdPipelineBarrier(
-        transferCommands,
-        VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
-        VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &before, 0, nullptr, 0, nullptr);
-    VkBufferCopy region{};
-    region.srcOffset = toDevice ? 0 : done;
-    region.dstOffset = toDevice ? done : 0;
-    region.size = chunk;
-    vkCmdCopyBuffer(transferCommands, toDevice ? staging->buffer : buf.buffer,
-                    toDevice ? buf.buffer : staging->buffer, 1, &region);
-    // The staging buffer's new contents, visible to the host's reads.
-    auto after = vkStruct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
-    after.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
-    after.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-    vkCmdPipelineBarrier(transferCommands, VK_PIPELINE_STAGE_TRANSFER_BIT,
-                         VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &after, 0, nullptr,
-                         0, nullptr);
-    OT_VK_CALL(vkEndCommandBuffer, transferCommands);
-
-    OT_VK_CALL(vkResetFences, device, 1, &transferFence);
-    auto submitInfo = vkStruct<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
-    submitInfo.commandBufferCount = 1;
-    submitInfo.pCommandBuffers = &transferCommands;
-    {
-      std::lock_guard<std::mutex> queueLock(queueMutex);
-      OT_VK_CALL(vkQueueSubmit, queue, 1, &submitInfo, transferFence);
-    }
-    VkResult r =
-        vkWaitForFences(device, 1, &transferFence, VK_TRUE, UINT64_MAX);
-    if (r != VK_SUCCESS)
-      return vkError("vkWaitForFences", r)
-          .withContext(std::string("copying ") + (toDevice ? "to " : "from ") +
-                       deviceId);
-    if (!toDevice)
+      OT_RETURN_IF_ERROR(transfer(staging->buffer, 0, buf.buffer, done, chunk)
+                             .withContext("copying to " + deviceId));
+    } else {
+      OT_RETURN_IF_ERROR(transfer(buf.buffer, done, staging->buffer, 0, chunk)
+                             .withContext("copying from " + deviceId));
       std::memcpy(bytesOnHost + done, staging->mapped, chunk);
+    }
     done += chunk;
   }
   return okStatus();
+}
+
+Status VulkanDevice::transfer(VkBuffer src, uint64_t srcOffset, VkBuffer dst,
+                              uint64_t dstOffset, uint64_t bytes) {
+  OT_RETURN_IF_ERROR(ensureTransferCommands());
+  OT_VK_CALL(vkResetCommandBuffer, transferCommands, 0);
+  auto begin = vkStruct<VkCommandBufferBeginInfo>(
+      VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO);
+  begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+  OT_VK_CALL(vkBeginCommandBuffer, transferCommands, &begin);
+  // After every earlier kernel and copy on the queue: a download reads
+  // what kernels wrote; an upload must not overwrite what they still read.
+  auto before = vkStruct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+  before.srcAccessMask =
+      VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+  before.dstAccessMask =
+      VK_ACCESS_TRANSFER_READ_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+  vkCmdPipelineBarrier(
+      transferCommands,
+      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+      VK_PIPELINE_STAGE_TRANSFER_BIT, 0, 1, &before, 0, nullptr, 0, nullptr);
+  VkBufferCopy region{};
+  region.srcOffset = srcOffset;
+  region.dstOffset = dstOffset;
+  region.size = bytes;
+  vkCmdCopyBuffer(transferCommands, src, dst, 1, &region);
+  // The new contents, visible to the host's reads and to later kernels.
+  auto after = vkStruct<VkMemoryBarrier>(VK_STRUCTURE_TYPE_MEMORY_BARRIER);
+  after.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+  after.dstAccessMask = VK_ACCESS_HOST_READ_BIT | VK_ACCESS_SHADER_READ_BIT;
+  vkCmdPipelineBarrier(transferCommands, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                       VK_PIPELINE_STAGE_HOST_BIT |
+                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+                       0, 1, &after, 0, nullptr, 0, nullptr);
+  OT_VK_CALL(vkEndCommandBuffer, transferCommands);
+
+  OT_VK_CALL(vkResetFences, device, 1, &transferFence);
+  auto submitInfo = vkStruct<VkSubmitInfo>(VK_STRUCTURE_TYPE_SUBMIT_INFO);
+  submitInfo.commandBufferCount = 1;
+  submitInfo.pCommandBuffers = &transferCommands;
+  {
+    std::lock_guard<std::mutex> queueLock(queueMutex);
+    OT_VK_CALL(vkQueueSubmit, queue, 1, &submitInfo, transferFence);
+  }
+  OT_VK_CALL(vkWaitForFences, device, 1, &transferFence, VK_TRUE, UINT64_MAX);
+  return okStatus();
+}
+
+Status VulkanDevice::copy(DeviceBuffer &dst, DeviceBuffer &src,
+                          uint64_t bytes) {
+  auto &to = static_cast<VulkanBuffer &>(dst);
+  auto &from = static_cast<VulkanBuffer &>(src);
+  if (!bytes || &to == &from)
+    return okStatus();
+  if (to.mapped && from.mapped) {
+    std::memcpy(to.mapped, from.mapped, bytes);
+    return okStatus();
+  }
+  std::lock_guard<std::mutex> transferLock(transferMutex);
+  return transfer(from.buffer, 0, to.buffer, 0, bytes)
+      .withContext("copying on " + deviceId);
 }
 
 //===----------------------------------------------------------------------===//

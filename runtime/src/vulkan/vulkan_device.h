@@ -105,6 +105,7 @@ public:
   Status allocate(uint64_t bytes, std::unique_ptr<DeviceBuffer> &out) override;
   Status upload(DeviceBuffer &dst, const void *src, uint64_t bytes) override;
   Status download(DeviceBuffer &src, void *dst, uint64_t bytes) override;
+  Status copy(DeviceBuffer &dst, DeviceBuffer &src, uint64_t bytes) override;
   Status loadModule(const Module &module,
                     std::unique_ptr<DeviceModule> &out) override;
   Status prepare(const std::vector<LaunchSpec> &launches,
@@ -158,6 +159,12 @@ private:
   Status stagedCopy(VulkanBuffer &buf, void *host, uint64_t bytes,
                     bool toDevice);
   Status ensureStaging(uint64_t bytes);
+  /// The transfer command buffer and fence, created on first use.
+  Status ensureTransferCommands();
+  /// Copies between two buffers on the queue, after everything submitted
+  /// before it, and waits for the copy. Callers hold transferMutex.
+  Status transfer(VkBuffer src, uint64_t srcOffset, VkBuffer dst,
+                  uint64_t dstOffset, uint64_t bytes);
   Status buildLayouts(VulkanSequence &seq, size_t numArgs);
   Status buildPipeline(VulkanSequence &seq, const LaunchSpec &spec);
   /// One stderr line per executable of `pipeline`: the driver's

@@ -11,12 +11,15 @@ from ._capi import (InvalidArgument, NotFound, OnnxTosaError, Unavailable,
                     runtime_version)
 from .compiler import (CompileError, compile, compiler_options,
                        compiler_version)
-from .session import Device, InferenceSession, NodeArg, available_devices
+from .session import (Device, InferenceSession, IOBinding, NodeArg,
+                      available_devices)
+from .tensor import DeviceTensor
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "CompileError", "Device", "InferenceSession", "InvalidArgument",
+    "CompileError", "Device", "DeviceTensor", "InferenceSession",
+    "IOBinding", "InvalidArgument",
     "NodeArg", "NotFound", "OnnxTosaError", "Unavailable",
     "available_devices", "compile", "compiler_options", "compiler_version",
     "runtime_version", "__version__",

@@ -69,6 +69,11 @@ class HostTensor(ctypes.Structure):
                 ("data", ctypes.c_void_p), ("byte_size", ctypes.c_size_t)]
 
 
+class TensorBinding(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("index", ctypes.c_size_t),
+                ("tensor", ctypes.c_void_p)]
+
+
 class RunTiming(ctypes.Structure):
     _fields_ = [("upload_ms", ctypes.c_double),
                 ("execute_ms", ctypes.c_double),
@@ -111,6 +116,24 @@ _SIGNATURES = {
     "ot_session_run": (_status, [_handle, ctypes.POINTER(HostTensor),
                                  ctypes.c_size_t, ctypes.POINTER(HostTensor),
                                  ctypes.c_size_t]),
+    "ot_tensor_create": (_status, [_handle, ctypes.c_int, ctypes.c_size_t,
+                                   ctypes.POINTER(ctypes.c_int64),
+                                   ctypes.POINTER(_handle)]),
+    "ot_tensor_wrap_device_address": (_status, [
+        _handle, ctypes.c_uint64, ctypes.c_int, ctypes.c_size_t,
+        ctypes.POINTER(ctypes.c_int64), ctypes.POINTER(_handle)]),
+    "ot_tensor_release": (None, [_handle]),
+    "ot_tensor_get_info": (_status, [_handle, ctypes.POINTER(TensorInfo)]),
+    "ot_tensor_device_address": (ctypes.c_uint64, [_handle]),
+    "ot_tensor_write": (_status, [_handle, ctypes.c_void_p, ctypes.c_size_t]),
+    "ot_tensor_read": (_status, [_handle, ctypes.c_void_p, ctypes.c_size_t]),
+    "ot_session_input_tensor": (_status, [_handle, ctypes.c_size_t,
+                                          ctypes.POINTER(_handle)]),
+    "ot_session_output_tensor": (_status, [_handle, ctypes.c_size_t,
+                                           ctypes.POINTER(_handle)]),
+    "ot_session_run_tensors": (_status, [
+        _handle, ctypes.POINTER(TensorBinding), ctypes.c_size_t,
+        ctypes.POINTER(TensorBinding), ctypes.c_size_t]),
     "ot_session_last_run_timing": (_status, [_handle,
                                              ctypes.POINTER(RunTiming)]),
     "ot_session_profile": (_status, [_handle, ctypes.c_uint32,

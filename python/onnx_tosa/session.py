@@ -14,6 +14,7 @@ import numpy as np
 
 from . import _capi
 from ._capi import InvalidArgument, check, lib
+from .tensor import DeviceTensor
 
 
 class NodeArg:
@@ -175,6 +176,30 @@ class InferenceSession:
                                        outputs, len(outputs)))
         return results
 
+    def io_binding(self):
+        """An IOBinding: inputs and outputs kept on the device between
+        runs (see IOBinding)."""
+        return IOBinding(self)
+
+    def run_with_iobinding(self, binding, run_options=None):
+        """Runs on the binding's device tensors; nothing goes through the
+        host. The outputs are in binding.get_outputs()."""
+        inputs, outputs = binding._prepared()
+        with self._lock:
+            if self._handle is None:
+                raise _capi.OnnxTosaError("the session is closed",
+                                          "FAILED_PRECONDITION")
+            check(lib().ot_session_run_tensors(self._handle, inputs,
+                                               len(inputs), outputs,
+                                               len(outputs)))
+
+    def _slot_tensor(self, is_input, index):
+        handle = ctypes.c_void_p()
+        get = lib().ot_session_input_tensor if is_input \
+            else lib().ot_session_output_tensor
+        check(get(self._handle, index, ctypes.byref(handle)))
+        return DeviceTensor(handle, self._device)
+
     def last_run_timing(self):
         """{'upload_ms', 'execute_ms', 'download_ms', 'device_ms'} of the
         last run (device_ms < 0 where the device has no timer)."""
@@ -198,6 +223,98 @@ class InferenceSession:
         if getattr(self, "_handle", None):
             lib().ot_session_release(self._handle)
             self._handle = None
+
+
+class IOBinding:
+    """Device-resident inputs and outputs, as onnxruntime's IOBinding:
+
+        b = sess.io_binding()
+        b.bind_input("x", x)          # numpy: copied once to the device
+        b.bind_output("y")            # the session's own output buffer
+        sess.run_with_iobinding(b)    # no host copies
+        y = b.get_outputs()[0]        # a DeviceTensor (DLPack on CUDA)
+
+    bind_input takes a DeviceTensor, a DLPack tensor (a CUDA tensor on the
+    same GPU is used in place) or a host array, which is written into the
+    session's own input buffer (no copy at run time; binding it again
+    writes the new values). bind_output without a tensor uses the session's
+    own output buffer (no copy; the next run overwrites it).
+    """
+
+    def __init__(self, session):
+        self._session = session
+        self._inputs, self._outputs = {}, {}
+        self._cache = None
+
+    def bind_input(self, name, value):
+        session = self._session
+        index = session._input_index.get(name)
+        if index is None:
+            raise InvalidArgument(
+                f"unknown input {name!r}; the model's inputs are "
+                + ", ".join(a.name for a in session._inputs),
+                "INVALID_ARGUMENT")
+        if isinstance(value, DeviceTensor):
+            tensor = value
+        elif hasattr(value, "__dlpack_device__") and \
+                not isinstance(value, np.ndarray) and \
+                value.__dlpack_device__()[0] != 1:
+            tensor = DeviceTensor.from_dlpack(value, session.device)
+        else:
+            array = _as_array(name, value)
+            current = self._inputs.get(name)
+            tensor = current if current is not None and current._slot \
+                else session._slot_tensor(True, index)
+            tensor._slot = True
+            try:
+                tensor.write(array)
+            except InvalidArgument as e:
+                raise InvalidArgument(f"input {name!r}: {e}", e.code) from None
+        self._inputs[name] = tensor
+        self._cache = None
+
+    def bind_output(self, name, tensor=None):
+        session = self._session
+        index = session._output_index.get(name)
+        if index is None:
+            raise InvalidArgument(
+                f"unknown output {name!r}; the model's outputs are "
+                + ", ".join(a.name for a in session._outputs),
+                "INVALID_ARGUMENT")
+        if tensor is None:
+            tensor = session._slot_tensor(False, index)
+        elif not isinstance(tensor, DeviceTensor):
+            tensor = DeviceTensor.from_dlpack(tensor, session.device)
+        self._outputs[name] = tensor
+        self._cache = None
+
+    def get_outputs(self):
+        return list(self._outputs.values())
+
+    def copy_outputs_to_cpu(self):
+        return [t.numpy() for t in self._outputs.values()]
+
+    def clear_binding_inputs(self):
+        self._inputs.clear()
+        self._cache = None
+
+    def clear_binding_outputs(self):
+        self._outputs.clear()
+        self._cache = None
+
+    def _prepared(self):
+        """The C binding arrays, built once per set of bindings."""
+        if self._cache is None:
+            def array(bound):
+                out = (_capi.TensorBinding * len(bound))()
+                names = []
+                for slot, (name, tensor) in zip(out, bound.items()):
+                    names.append(name.encode())
+                    slot.name, slot.tensor = names[-1], tensor._handle
+                return out, names
+            self._cache = (array(self._inputs), array(self._outputs))
+        (inputs, _), (outputs, _) = self._cache
+        return inputs, outputs
 
 
 def _as_array(name, value):

@@ -255,3 +255,63 @@ def test_versions(ot):
     assert ot.runtime_version().startswith(f"onnx-tosa {ot.__version__} (commit ")
     assert ot.compiler_version().startswith(ot.runtime_version())
     assert "LLVM/MLIR 22" in ot.compiler_version()
+
+
+def test_io_binding_with_the_sessions_buffers(ot, mlp):
+    """bind_input of an array writes the session's own input buffer,
+    bind_output without a tensor reads its own output buffer: the runs move
+    nothing through the host, and each sees the values bound last."""
+    path, sess, feeds = mlp
+    binding = sess.io_binding()
+    binding.bind_output("y")
+    rng = np.random.default_rng(5)
+    for _ in range(2):
+        x = rng.uniform(-1, 1, feeds["x"].shape).astype(np.float32)
+        binding.bind_input("x", x)
+        sess.run_with_iobinding(binding)
+        (y,) = binding.get_outputs()
+        assert isinstance(y, ot.DeviceTensor) and y.shape == (4, 10)
+        np.testing.assert_allclose(
+            binding.copy_outputs_to_cpu()[0],
+            S.onnxruntime_outputs(path, {"x": x})["y"], rtol=S.RTOL,
+            atol=S.ATOL)
+    timing = sess.last_run_timing()
+    assert timing["execute_ms"] > 0
+
+
+def test_io_binding_with_device_tensors(ot, mlp):
+    """Tensors of the caller's, copied on the device, and chained: one
+    run's output tensor is the next run's input where shapes allow."""
+    path, sess, feeds = mlp
+    x = ot.DeviceTensor.from_numpy(feeds["x"], sess.device)
+    y = ot.DeviceTensor.empty((4, 10), np.float32, sess.device)
+    np.testing.assert_array_equal(x.numpy(), feeds["x"])
+    binding = sess.io_binding()
+    binding.bind_input("x", x)
+    binding.bind_output("y", y)
+    sess.run_with_iobinding(binding)
+    np.testing.assert_allclose(y.numpy(), S.onnxruntime_outputs(path, feeds)["y"],
+                               rtol=S.RTOL, atol=S.ATOL)
+
+
+def test_io_binding_errors(ot, mlp):
+    _, sess, feeds = mlp
+    binding = sess.io_binding()
+    with pytest.raises(ValueError, match="unknown input 'nope'"):
+        binding.bind_input("nope", feeds["x"])
+    with pytest.raises(ValueError, match="unknown output 'nope'"):
+        binding.bind_output("nope")
+    wrong = ot.DeviceTensor.empty((2, 64), np.float32, sess.device)
+    binding.bind_input("x", wrong)
+    with pytest.raises(ValueError,
+                       match=r"input 'x': expected shape \[4, 64\], got \[2, 64\]"):
+        sess.run_with_iobinding(binding)
+    binding.clear_binding_inputs()
+    with pytest.raises(ValueError, match="missing input x"):
+        sess.run_with_iobinding(binding)
+    with pytest.raises(ValueError, match=r"input 'x': expected float32 \[4, 64\], got float32 \[1, 64\]"):
+        sess.io_binding().bind_input("x", feeds["x"][:1])
+    # Only CUDA memory has an address other libraries can use.
+    if sess.device.target == "vulkan":
+        with pytest.raises(BufferError, match="only CUDA"):
+            wrong.__dlpack__()

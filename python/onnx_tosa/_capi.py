@@ -74,6 +74,13 @@ class TensorBinding(ctypes.Structure):
                 ("tensor", ctypes.c_void_p)]
 
 
+class SessionMemory(ctypes.Structure):
+    _fields_ = [("weight_bytes", ctypes.c_uint64),
+                ("shared_weight_bytes", ctypes.c_uint64),
+                ("input_bytes", ctypes.c_uint64),
+                ("intermediate_bytes", ctypes.c_uint64)]
+
+
 class RunTiming(ctypes.Structure):
     _fields_ = [("upload_ms", ctypes.c_double),
                 ("execute_ms", ctypes.c_double),
@@ -134,6 +141,7 @@ _SIGNATURES = {
     "ot_session_run_tensors": (_status, [
         _handle, ctypes.POINTER(TensorBinding), ctypes.c_size_t,
         ctypes.POINTER(TensorBinding), ctypes.c_size_t]),
+    "ot_session_memory": (_status, [_handle, ctypes.POINTER(SessionMemory)]),
     "ot_session_last_run_timing": (_status, [_handle,
                                              ctypes.POINTER(RunTiming)]),
     "ot_session_profile": (_status, [_handle, ctypes.c_uint32,

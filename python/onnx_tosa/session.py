@@ -3,11 +3,14 @@ onnxruntime's InferenceSession.
 
 Thread safety: `run` may be called from several threads; the calls on one
 session are serialized (the runtime's C API lets only one thread use a
-session at a time). Sessions on one device run concurrently.
+session at a time). Sessions on one device run concurrently, and share
+their weights: sessions of one process opened with the same device name
+use one device, on which equal weights are uploaded once.
 """
 import ctypes
 import os
 import threading
+import weakref
 from pathlib import Path
 
 import numpy as np
@@ -65,6 +68,20 @@ class Device:
         return f"Device({self.id!r}, {self.name!r})"
 
 
+_open_devices = weakref.WeakValueDictionary()
+_open_lock = threading.Lock()
+
+
+def _device(name):
+    """One Device per name in a process, so that the sessions on it share
+    their weights (the runtime uploads equal weights once per device)."""
+    with _open_lock:
+        device = _open_devices.get(name)
+        if device is None:
+            device = _open_devices[name] = Device(name)
+        return device
+
+
 def available_devices():
     """The ids of the devices that open here, CUDA first."""
     found = []
@@ -93,7 +110,7 @@ class InferenceSession:
                  **compile_options):
         self._handle = None
         self._lock = threading.Lock()
-        self._device = device if isinstance(device, Device) else Device(device)
+        self._device = device if isinstance(device, Device) else _device(device)
         handle = ctypes.c_void_p()
         data = _artifact_bytes(model)
         if data is not None:
@@ -199,6 +216,14 @@ class InferenceSession:
             else lib().ot_session_output_tensor
         check(get(self._handle, index, ctypes.byref(handle)))
         return DeviceTensor(handle, self._device)
+
+    def memory(self):
+        """Device bytes: {'weight_bytes' (uploaded by this session),
+        'shared_weight_bytes' (the same weights another session on the
+        device holds), 'input_bytes', 'intermediate_bytes'}."""
+        m = _capi.SessionMemory()
+        check(lib().ot_session_memory(self._handle, ctypes.byref(m)))
+        return {name: getattr(m, name) for name, _ in m._fields_}
 
     def last_run_timing(self):
         """{'upload_ms', 'execute_ms', 'download_ms', 'device_ms'} of the

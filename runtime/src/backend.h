@@ -16,8 +16,11 @@
 #include "status.h"
 
 #include <array>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace onnx_tosa::rt {
@@ -107,6 +110,22 @@ public:
   /// own timer (CUDA events, Vulkan timestamps around it), in milliseconds;
   /// negative where it has none.
   virtual double deviceMs(LaunchSequence &) { return -1; }
+
+  /// Weights shared by the sessions on this device: a constant buffer with
+  /// the same bytes as one a live session uploaded is that buffer (kernels
+  /// never write constants). Keyed by size and two independent 64-bit
+  /// hashes of the bytes.
+  using ConstantKey = std::pair<uint64_t, std::pair<uint64_t, uint64_t>>;
+  static ConstantKey constantKey(const std::vector<uint8_t> &bytes,
+                                 uint64_t size);
+  /// The live buffer for `key`, or null.
+  std::shared_ptr<DeviceBuffer> sharedConstant(const ConstantKey &key);
+  void shareConstant(const ConstantKey &key,
+                     const std::shared_ptr<DeviceBuffer> &buffer);
+
+private:
+  std::mutex constantsMutex;
+  std::map<ConstantKey, std::weak_ptr<DeviceBuffer>> constants;
 };
 
 //===----------------------------------------------------------------------===//

@@ -3,6 +3,7 @@
 #include "device.h"
 
 #include <cctype>
+#include <cstring>
 
 namespace onnx_tosa::rt {
 namespace {
@@ -44,6 +45,48 @@ Status openAuto(std::shared_ptr<Device> &out) {
 }
 
 } // namespace
+
+Device::ConstantKey Device::constantKey(const std::vector<uint8_t> &bytes,
+                                        uint64_t size) {
+  // FNV-1a and a multiply-xorshift mix over 8-byte words: independent
+  // enough that equal keys mean equal bytes for any data not built to
+  // collide.
+  uint64_t fnv = 1469598103934665603ull, mix = 0x9e3779b97f4a7c15ull;
+  size_t n = bytes.size(), i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    std::memcpy(&w, bytes.data() + i, 8);
+    fnv = (fnv ^ w) * 1099511628211ull;
+    mix = (mix ^ w) * 0xbf58476d1ce4e5b9ull;
+    mix ^= mix >> 31;
+  }
+  for (; i < n; ++i) {
+    fnv = (fnv ^ bytes[i]) * 1099511628211ull;
+    mix = (mix ^ bytes[i]) * 0x94d049bb133111ebull;
+    mix ^= mix >> 29;
+  }
+  return {size, {fnv ^ n, mix ^ (n * 0x9e3779b97f4a7c15ull)}};
+}
+
+std::shared_ptr<DeviceBuffer> Device::sharedConstant(const ConstantKey &key) {
+  std::lock_guard<std::mutex> lock(constantsMutex);
+  auto it = constants.find(key);
+  if (it == constants.end())
+    return nullptr;
+  std::shared_ptr<DeviceBuffer> live = it->second.lock();
+  if (!live)
+    constants.erase(it);
+  return live;
+}
+
+void Device::shareConstant(const ConstantKey &key,
+                           const std::shared_ptr<DeviceBuffer> &buffer) {
+  std::lock_guard<std::mutex> lock(constantsMutex);
+  // Forget buffers no session holds any more while here.
+  for (auto it = constants.begin(); it != constants.end();)
+    it = it->second.expired() ? constants.erase(it) : std::next(it);
+  constants[key] = buffer;
+}
 
 Status openDevice(const std::string &name, std::shared_ptr<Device> &out) {
   if (name.empty() || name == "auto")

@@ -77,6 +77,7 @@ struct ot_session {
   std::vector<TensorSlot> inputs, outputs;
   std::vector<FrozenInput> frozenInputs;
   ot_run_timing lastTiming{};
+  ot_session_memory_info memory{};
   // What ot_session_profile needs: each launch as a sequence of its own
   // (made on the first profile), and the names its results point to.
   std::vector<LaunchSpec> specs;
@@ -184,11 +185,22 @@ Status ot_session::load(const Artifact &a) {
   for (size_t i = 0; i < a.buffers.size(); ++i) {
     const Buffer &b = a.buffers[i];
     std::string what = "buffer " + std::to_string(i);
+    Device::ConstantKey key;
+    if (b.kind == BufferKind::Constant) {
+      key = Device::constantKey(b.data, b.sizeBytes);
+      if ((buffers[i] = device->sharedConstant(key))) {
+        memory.shared_weight_bytes += b.sizeBytes;
+        continue;
+      }
+    }
     std::unique_ptr<DeviceBuffer> buffer;
     OT_RETURN_IF_ERROR(device->allocate(b.sizeBytes, buffer).withContext(what));
     buffers[i] = std::move(buffer);
-    if (b.kind != BufferKind::Constant)
+    if (b.kind != BufferKind::Constant) {
+      (b.kind == BufferKind::Input ? memory.input_bytes
+                                   : memory.intermediate_bytes) += b.sizeBytes;
       continue;
+    }
     // Constants are uploaded once; a declared size larger than the data is
     // zero-filled so kernels never read uninitialized memory.
     const std::vector<uint8_t> *bytes = &b.data;
@@ -200,6 +212,8 @@ Status ot_session::load(const Artifact &a) {
     }
     OT_RETURN_IF_ERROR(device->upload(*buffers[i], bytes->data(), bytes->size())
                            .withContext("uploading constant " + what));
+    device->shareConstant(key, buffers[i]);
+    memory.weight_bytes += b.sizeBytes;
   }
 
   modules.resize(a.modules.size());
@@ -643,6 +657,16 @@ ot_status ot_session_output_info(const ot_session *session, size_t index,
                              std::to_string(session->outputs.size()) +
                              " outputs");
     fillInfo(session->outputs[index], out_info);
+    return okStatus();
+  });
+}
+
+ot_status ot_session_memory(const ot_session *session,
+                            ot_session_memory_info *out_info) {
+  return guardedCall([&]() -> Status {
+    if (!session || !out_info)
+      return invalidArgument("ot_session_memory: NULL argument");
+    *out_info = session->memory;
     return okStatus();
   });
 }

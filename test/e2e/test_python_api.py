@@ -315,3 +315,22 @@ def test_io_binding_errors(ot, mlp):
     if sess.device.target == "vulkan":
         with pytest.raises(BufferError, match="only CUDA"):
             wrong.__dlpack__()
+
+
+def test_sessions_share_weights(ot, model_dir):
+    """Two sessions of one model on one device: the weights are uploaded
+    once, and both compute correctly."""
+    path = model_dir / "lenet.onnx"
+    feeds = S.make_models.make_inputs(onnx.load(path),
+                                      S.make_models.name_seed("lenet"))
+    first = ot.InferenceSession(path, device=S.DEVICE)
+    second = ot.InferenceSession(path, device=S.DEVICE)
+    assert second.device is first.device
+    a, b = first.memory(), second.memory()
+    assert a["weight_bytes"] + a["shared_weight_bytes"] > 0
+    assert b["weight_bytes"] == 0
+    assert b["shared_weight_bytes"] == a["weight_bytes"] + a["shared_weight_bytes"]
+    want = S.onnxruntime_outputs(path, feeds)
+    del first
+    for got, ref in zip(second.run(None, feeds), want.values()):
+        np.testing.assert_allclose(got, ref, rtol=S.RTOL, atol=S.ATOL)

@@ -308,3 +308,44 @@ TEST_F(VulkanExec, SessionOutlivesReleasedDevice) {
   r = take(ot_session_run(session.ptr, &in, 1, &out, 1));
   EXPECT_TRUE(r.ok()) << r.message;
 }
+
+TEST_F(VulkanExec, SessionsOnOneDeviceShareTheirWeights) {
+  SessionHandle first, second, third;
+  ASSERT_TRUE(load(addSquare(), first).ok());
+  ASSERT_TRUE(load(addSquare(), second).ok());
+  ot_session_memory_info a, b;
+  ASSERT_TRUE(take(ot_session_memory(first.ptr, &a)).ok());
+  ASSERT_TRUE(take(ot_session_memory(second.ptr, &b)).ok());
+  EXPECT_EQ(a.weight_bytes, 4 * kAddSquareN);
+  EXPECT_EQ(a.shared_weight_bytes, 0u);
+  EXPECT_EQ(b.weight_bytes, 0u);
+  EXPECT_EQ(b.shared_weight_bytes, 4 * kAddSquareN);
+  EXPECT_EQ(b.input_bytes, 4 * kAddSquareN);
+  // The shared buffer outlives the session that uploaded it, and both
+  // compute with it.
+  ot_session_release(first.ptr);
+  first.ptr = nullptr;
+  expectAddSquareRuns(second.ptr);
+  ASSERT_TRUE(load(addSquare(), third).ok());
+  ASSERT_TRUE(take(ot_session_memory(third.ptr, &b)).ok());
+  EXPECT_EQ(b.shared_weight_bytes, 4 * kAddSquareN);
+  expectAddSquareRuns(third.ptr);
+
+  // Other weights are not shared; nor is anything across devices.
+  Artifact other = addSquare();
+  other.buffers[1].data[0] ^= 1;
+  SessionHandle different;
+  ASSERT_EQ(other.buffers[1].kind, BufferKind::Constant);
+  ASSERT_TRUE(load(other, different).ok());
+  ASSERT_TRUE(take(ot_session_memory(different.ptr, &b)).ok());
+  EXPECT_EQ(b.weight_bytes, 4 * kAddSquareN);
+  DeviceHandle device2;
+  ASSERT_TRUE(take(ot_device_open("vulkan", &device2.ptr)).ok());
+  std::vector<uint8_t> bytes = serializeArtifact(addSquare());
+  SessionHandle elsewhere;
+  ASSERT_TRUE(take(ot_session_load_from_memory(device2.ptr, bytes.data(),
+                                               bytes.size(), &elsewhere.ptr))
+                  .ok());
+  ASSERT_TRUE(take(ot_session_memory(elsewhere.ptr, &b)).ok());
+  EXPECT_EQ(b.weight_bytes, 4 * kAddSquareN);
+}

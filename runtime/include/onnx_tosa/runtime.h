@@ -139,7 +139,10 @@ ot_backend ot_device_backend(const ot_device *device);
 typedef struct ot_session ot_session;
 
 /* Reads the artifact, checks it against the device (target, buffer indices,
- * sizes), uploads its constants once and builds its kernels. */
+ * sizes), uploads its constants once and builds its kernels. Sessions loaded
+ * on one ot_device share their weights: a constant with the same bytes as
+ * one a live session on that device holds is not uploaded again (loading
+ * one artifact N times costs its weights once). */
 ot_status ot_session_load(ot_device *device, const char *artifact_path,
                           ot_session **out_session);
 /* Same, from an artifact already in memory; `data` is not retained. */
@@ -148,6 +151,17 @@ ot_status ot_session_load_from_memory(ot_device *device, const void *data,
 /* Accepts NULL. */
 void ot_session_release(ot_session *session);
 const char *ot_session_model_name(const ot_session *session);
+
+/* A session's device memory, in bytes. */
+typedef struct ot_session_memory_info {
+  uint64_t weight_bytes;        /* constants this session uploaded */
+  uint64_t shared_weight_bytes; /* constants it shares with other sessions */
+  uint64_t input_bytes;         /* its input buffers */
+  uint64_t intermediate_bytes;  /* intermediates and outputs */
+} ot_session_memory_info;
+
+ot_status ot_session_memory(const ot_session *session,
+                            ot_session_memory_info *out_info);
 
 /* Describes one model input or output. Pointers are owned by the session. */
 typedef struct ot_tensor_info {

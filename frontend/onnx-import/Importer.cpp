@@ -13,6 +13,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ScopedPrinter.h"
@@ -41,6 +42,30 @@ bool parseShape(llvm::StringRef text, std::vector<int64_t> &dims) {
 }
 
 namespace {
+
+/// Reads a model or external data file: only a regular file (a FIFO or a
+/// device such as /dev/zero would hang or grow memory without bound).
+std::unique_ptr<llvm::MemoryBuffer> readModelFile(const std::string &file,
+                                                  const std::string &what,
+                                                  std::string &error) {
+  std::string named = (what.empty() ? "" : what + " ") + "'" + file + "'";
+  llvm::sys::fs::file_status st;
+  if (std::error_code ec = llvm::sys::fs::status(file, st)) {
+    error = "cannot read " + named + ": " + ec.message();
+    return nullptr;
+  }
+  if (st.type() != llvm::sys::fs::file_type::regular_file) {
+    error = "cannot read " + named + ": not a regular file";
+    return nullptr;
+  }
+  auto buf = llvm::MemoryBuffer::getFile(file, /*IsText=*/false,
+                                         /*RequiresNullTerminator=*/false);
+  if (!buf) {
+    error = "cannot read " + named + ": " + buf.getError().message();
+    return nullptr;
+  }
+  return std::move(*buf);
+}
 
 /// Thrown-free error plumbing: the first error wins and stops the import.
 struct ImportError {
@@ -281,44 +306,72 @@ FailureOr<Value> Importer::structuredInput(const pb::TypeProto &type,
 }
 
 FailureOr<std::string> Importer::externalBytes(const pb::TensorProto &t) {
+  std::string what = "tensor '" + t.name() + "'";
   std::string location;
   uint64_t offset = 0, length = 0;
   bool hasLength = false;
   for (const auto &kv : t.external_data()) {
+    uint64_t *number = kv.key() == "offset"   ? &offset
+                       : kv.key() == "length" ? &length
+                                              : nullptr;
     if (kv.key() == "location")
       location = kv.value();
-    else if (kv.key() == "offset")
-      offset = std::strtoull(kv.value().c_str(), nullptr, 10);
-    else if (kv.key() == "length") {
-      length = std::strtoull(kv.value().c_str(), nullptr, 10);
-      hasLength = true;
+    if (!number)
+      continue;
+    if (StringRef(kv.value()).getAsInteger(10, *number)) {
+      (void)fail(what + ": external data " + kv.key() + " '" + kv.value() +
+                 "' is not a byte count");
+      return failure();
     }
+    hasLength |= number == &length;
   }
   if (location.empty() || llvm::sys::path::is_absolute(location) ||
       StringRef(location).contains("..")) {
-    (void)fail("tensor '" + t.name() + "': external data location '" +
-               location + "' must be a relative path next to the model");
+    (void)fail(what + ": external data location '" + location +
+               "' must be a relative path next to the model");
     return failure();
   }
   SmallString<256> file(llvm::sys::path::parent_path(path));
   llvm::sys::path::append(file, location);
-  auto buf = llvm::MemoryBuffer::getFile(file, /*IsText=*/false,
-                                         /*RequiresNullTerminator=*/false);
-  if (!buf) {
-    (void)fail("tensor '" + t.name() + "': cannot read external data file '" +
-               file + "': " + buf.getError().message());
+  // After resolving symbolic links the file must still be under the
+  // model's folder (a link may point anywhere), and a regular file (a FIFO
+  // or a device would hang or never end).
+  SmallString<256> realFile, realDir;
+  StringRef dir = llvm::sys::path::parent_path(path);
+  if (std::error_code ec = llvm::sys::fs::real_path(file, realFile)) {
+    (void)fail(what + ": cannot read external data file '" + file +
+               "': " + ec.message());
     return failure();
   }
-  uint64_t size = (*buf)->getBufferSize();
+  if (std::error_code ec =
+          llvm::sys::fs::real_path(dir.empty() ? "." : dir, realDir)) {
+    (void)fail(what + ": cannot resolve the model's folder: " + ec.message());
+    return failure();
+  }
+  StringRef inside = realFile.str();
+  if (!inside.consume_front(realDir) ||
+      !(inside.empty() || llvm::sys::path::is_separator(inside.front()))) {
+    (void)fail(what + ": external data file '" + file + "' resolves to '" +
+               realFile + "', outside the model's folder '" + realDir + "'");
+    return failure();
+  }
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> buf =
+      readModelFile(realFile.str().str(), "external data file", error);
+  if (!buf) {
+    (void)fail(what + ": " + error);
+    return failure();
+  }
+  uint64_t size = buf->getBufferSize();
   if (!hasLength)
     length = offset <= size ? size - offset : 0;
   if (offset > size || length > size - offset) {
-    (void)fail("tensor '" + t.name() + "': external data range [" +
-               llvm::Twine(offset) + ", +" + llvm::Twine(length) +
-               ") is outside '" + file + "' (" + llvm::Twine(size) + " bytes)");
+    (void)fail(what + ": external data range [" + llvm::Twine(offset) + ", +" +
+               llvm::Twine(length) + ") is outside '" + file + "' (" +
+               llvm::Twine(size) + " bytes)");
     return failure();
   }
-  return std::string((*buf)->getBufferStart() + offset, length);
+  return std::string(buf->getBufferStart() + offset, length);
 }
 
 FailureOr<DenseElementsAttr> Importer::tensorAttr(const pb::TensorProto &t) {
@@ -755,16 +808,14 @@ LogicalResult Importer::importGraph(const pb::GraphProto &g, Block &block,
 }
 
 OwningOpRef<ModuleOp> Importer::run(std::string &errorOut) {
-  auto buf = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                         /*RequiresNullTerminator=*/false);
-  if (!buf) {
-    errorOut = "cannot read '" + path + "': " + buf.getError().message();
+  std::unique_ptr<llvm::MemoryBuffer> buf =
+      readModelFile(path, "", errorOut);
+  if (!buf)
     return nullptr;
-  }
   pb::ModelProto model;
-  if ((*buf)->getBufferSize() > size_t(INT32_MAX) ||
-      !model.ParseFromArray((*buf)->getBufferStart(),
-                            int((*buf)->getBufferSize()))) {
+  if (buf->getBufferSize() > size_t(INT32_MAX) ||
+      !model.ParseFromArray(buf->getBufferStart(),
+                            int(buf->getBufferSize()))) {
     errorOut = "cannot parse '" + path +
                "' as an ONNX model: not a valid ModelProto (truncated or "
                "corrupt file?)";

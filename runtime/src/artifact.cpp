@@ -10,6 +10,8 @@
 
 #include "onnx_tosa/artifact.h"
 
+#include "file_io.h"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -412,38 +414,13 @@ bool parseArtifact(const uint8_t *data, size_t size, Artifact &a,
 bool writeArtifact(const Artifact &a, const std::string &path,
                    std::string &error) {
   std::vector<uint8_t> bytes = serializeArtifact(a);
-  FILE *f = std::fopen(path.c_str(), "wb");
-  if (!f) {
-    error = "cannot open '" + path + "' for writing: " + std::strerror(errno);
-    return false;
-  }
-  bool ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
-  int savedErrno = errno;
-  ok = (std::fclose(f) == 0) && ok;
-  if (!ok) {
-    error = "cannot write '" + path + "': " + std::strerror(savedErrno);
-    return false;
-  }
-  return true;
+  return writeFileAtomically(path, bytes.data(), bytes.size(), error);
 }
 
 bool readArtifact(const std::string &path, Artifact &a, std::string &error) {
-  FILE *f = std::fopen(path.c_str(), "rb");
-  if (!f) {
-    error = "cannot open artifact '" + path + "': " + std::strerror(errno);
-    return false;
-  }
   std::vector<uint8_t> bytes;
-  uint8_t chunk[1 << 16];
-  size_t n;
-  while ((n = std::fread(chunk, 1, sizeof(chunk), f)) > 0)
-    bytes.insert(bytes.end(), chunk, chunk + n);
-  bool readError = std::ferror(f) != 0;
-  std::fclose(f);
-  if (readError) {
-    error = "cannot read artifact '" + path + "'";
+  if (!readRegularFile(path, "artifact", bytes, error))
     return false;
-  }
   if (!parseArtifact(bytes.data(), bytes.size(), a, error)) {
     error = "'" + path + "': " + error;
     return false;
@@ -454,19 +431,17 @@ bool readArtifact(const std::string &path, Artifact &a, std::string &error) {
 bool readArtifactTarget(const std::string &path, Target &target,
                         std::string &error) {
   // Magic, version and target come first, in that order (see artifact.h).
-  uint8_t header[sizeof(kMagic) + 4 + 4];
-  FILE *f = std::fopen(path.c_str(), "rb");
-  if (!f) {
-    error = "cannot open artifact '" + path + "': " + std::strerror(errno);
+  constexpr size_t kHeader = sizeof(kMagic) + 4 + 4;
+  std::vector<uint8_t> bytes;
+  if (!readRegularFile(path, "artifact", bytes, error, kHeader,
+                       /*prefixOnly=*/true))
     return false;
-  }
-  size_t n = std::fread(header, 1, sizeof(header), f);
-  std::fclose(f);
-  if (n != sizeof(header) || std::memcmp(header, kMagic, 8) != 0) {
+  const uint8_t *header = bytes.data();
+  if (bytes.size() != kHeader || std::memcmp(header, kMagic, 8) != 0) {
     error = "'" + path + "': not an onnx-tosa artifact";
     return false;
   }
-  Reader r(header + sizeof(kMagic), sizeof(header) - sizeof(kMagic));
+  Reader r(header + sizeof(kMagic), kHeader - sizeof(kMagic));
   uint32_t version = r.u32("version");
   uint32_t t = r.u32("target");
   if (version < kOldestArtifactVersion || version > kArtifactVersion ||

@@ -92,8 +92,8 @@ public:
   /// Makes memory another library allocated on this device (a CUDA device
   /// address) usable as a buffer, without owning it. FAILED_PRECONDITION
   /// where the API has no such addresses.
-  virtual Status wrap(uint64_t address, uint64_t bytes,
-                      std::unique_ptr<DeviceBuffer> &out) {
+  virtual Status wrap(uint64_t /*address*/, uint64_t /*bytes*/,
+                      std::unique_ptr<DeviceBuffer> & /*out*/) {
     return failedPrecondition("device " + id() +
                               " cannot use memory allocated elsewhere");
   }

@@ -9,6 +9,8 @@
 
 #include "onnx_tosa/npy.h"
 
+#include "file_io.h"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -258,20 +260,7 @@ std::string shapeTuple(const std::vector<int64_t> &shape) {
 
 bool readFile(const std::string &path, std::vector<uint8_t> &out,
               std::string &error) {
-  FILE *f = std::fopen(path.c_str(), "rb");
-  if (!f) {
-    error = "cannot open '" + path + "': " + std::strerror(errno);
-    return false;
-  }
-  uint8_t chunk[1 << 16];
-  size_t n;
-  while ((n = std::fread(chunk, 1, sizeof(chunk), f)) > 0)
-    out.insert(out.end(), chunk, chunk + n);
-  bool failed = std::ferror(f) != 0;
-  std::fclose(f);
-  if (failed)
-    error = "cannot read '" + path + "'";
-  return !failed;
+  return readRegularFile(path, ".npy file", out, error);
 }
 
 } // namespace
@@ -398,17 +387,7 @@ bool writeNpy(const std::string &path, DType dtype,
     error = "cannot write '" + path + "': " + error;
     return false;
   }
-  FILE *f = std::fopen(path.c_str(), "wb");
-  if (!f) {
-    error = "cannot open '" + path + "' for writing: " + std::strerror(errno);
-    return false;
-  }
-  bool ok = std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
-  int savedErrno = errno;
-  ok = std::fclose(f) == 0 && ok;
-  if (!ok)
-    error = "cannot write '" + path + "': " + std::strerror(savedErrno);
-  return ok;
+  return writeFileAtomically(path, bytes.data(), bytes.size(), error);
 }
 
 } // namespace onnx_tosa

@@ -1,9 +1,11 @@
 """Bad models, bad inputs, bad devices and bad artifacts: each must give a
 clean error that names the culprit, never a crash."""
+import os
 import re
 import shutil
 import struct
 import subprocess
+from pathlib import Path
 
 import numpy as np
 import onnx
@@ -285,3 +287,76 @@ def test_nonexistent_artifact(run_tool, add_artifact, tmp_path):
     proc = run_expect_error(run_tool, tmp_path / "no_such.otsa", good,
                             tmp_path)
     assert_mentions(proc, r"no_such\.otsa", "the path", in_paths=True)
+
+
+# ---------------------------------------------------------------------------
+# Files that are not regular files: a FIFO would block a reader forever,
+# /dev/zero never end. Each is a clean error, at once.
+
+SPECIAL_TIMEOUT_S = 60
+
+
+def test_fifo_model(compile_tool, tmp_path):
+    fifo = tmp_path / "model.onnx"
+    os.mkfifo(fifo)
+    proc = S.call([compile_tool, fifo, f"--target={S.TARGET}", "-o",
+                   tmp_path / "out.otsa"], timeout=SPECIAL_TIMEOUT_S)
+    assert_clean_error(proc, S.COMPILE)
+    assert_mentions(proc, "not a regular file", "the kind of file")
+
+
+@pytest.mark.parametrize("special", ["fifo", "/dev/zero"])
+def test_special_file_artifact(run_tool, add_artifact, tmp_path, special):
+    _, good = add_artifact
+    path = tmp_path / "model.otsa"
+    if special == "fifo":
+        os.mkfifo(path)
+    else:
+        path = Path(special)
+    out = tmp_path / "outputs"
+    out.mkdir()
+    proc = S.run_artifact(run_tool, path, good, out)
+    assert_clean_error(proc, S.RUN, exit_code=1)
+    assert_mentions(proc, "not a regular file", "the kind of file")
+
+
+@pytest.mark.parametrize("special", ["fifo", "/dev/zero"])
+def test_special_file_input(run_tool, add_artifact, tmp_path, special):
+    artifact, good = add_artifact
+    path = tmp_path / "left.npy"
+    if special == "fifo":
+        os.mkfifo(path)
+    else:
+        path = Path(special)
+    proc = run_expect_error(run_tool, artifact, {**good, LEFT: path},
+                            tmp_path)
+    assert_mentions(proc, "not a regular file", "the kind of file")
+    assert_mentions(proc, word(LEFT), "the input")
+
+
+def test_external_data_symlink_outside_the_folder(compile_tool, tmp_path):
+    """A weight file that links outside the model's folder is refused, and
+    nothing of the linked file reaches an artifact."""
+    secret = tmp_path / "secret.bin"
+    secret.write_bytes(b"TOPSECRET-BYTES!")  # 16 bytes: a [4] float tensor
+    folder = tmp_path / "model"
+    folder.mkdir()
+    (folder / "w.bin").symlink_to(secret)
+    g = Graph("external_link")
+    x = g.input("x", [4])
+    g.inits.append(helper.make_tensor("w", TensorProto.FLOAT, [4],
+                                      vals=[0.0] * 4))
+    g.output(g.node("Add", [x, "w"], outputs=["y"], name="add_w"))
+    model = g.model()
+    w = model.graph.initializer[0]
+    w.ClearField("float_data")
+    w.data_location = TensorProto.EXTERNAL
+    entry = w.external_data.add()
+    entry.key, entry.value = "location", "w.bin"
+    onnx.save_model(model, folder / "model.onnx")
+    artifact = tmp_path / "out.otsa"
+    proc = S.compile_model(compile_tool, folder / "model.onnx", artifact)
+    assert_clean_error(proc, S.COMPILE)
+    assert_mentions(proc, "outside the model's folder", "the escape")
+    assert_mentions(proc, word("w"), "the tensor")
+    assert not artifact.exists()

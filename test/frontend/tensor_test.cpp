@@ -3,6 +3,9 @@
 
 #include "llvm/ADT/APFloat.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cstring>
 #include <limits>
 
@@ -455,4 +458,51 @@ TEST_F(TensorTest, HugeShapeWithoutDataFailsCleanly) {
   t.add_float_data(1.0f);
   EXPECT_EQ(importError(initializerModel(t)),
             "tensor 'giant': holds the wrong number of values for its shape");
+}
+
+TEST_F(TensorTest, ExternalDataThroughASymlinkMustStayInTheFolder) {
+  // A link inside the model's folder pointing outside it is refused (it
+  // could carry any readable file into the artifact); one pointing to a
+  // file inside the folder is followed.
+  writeFile("secret.bin", bytesOf<float>({42.0f}));
+  writeFile("sub/real.bin", bytesOf<float>({7.0f}));
+  ASSERT_EQ(::symlink((dir + "/secret.bin").c_str(),
+                      (dir + "/sub/w.bin").c_str()),
+            0);
+  ASSERT_EQ(::symlink("real.bin", (dir + "/sub/inside.bin").c_str()), 0);
+  pb::TensorProto t = rawTensor("w", TP::FLOAT, {1}, "");
+  setExternal(t, "w.bin");
+  std::string err = importFileError(
+      writeModel(initializerModel(t), "sub/model.onnx"));
+  EXPECT_EQ(err.rfind("tensor 'w': external data file '", 0), 0u) << err;
+  EXPECT_NE(err.find("outside the model's folder"), std::string::npos) << err;
+
+  pb::TensorProto u = rawTensor("u", TP::FLOAT, {1}, "");
+  setExternal(u, "inside.bin");
+  auto module = importFile(writeModel(initializerModel(u), "sub/model2.onnx"));
+  ASSERT_TRUE(module);
+  EXPECT_EQ(valuesOf<float>(constantValue(*module, "u")),
+            std::vector<float>{7.0f});
+}
+
+TEST_F(TensorTest, ExternalDataMustBeARegularFile) {
+  // A FIFO would block the read forever, /dev/zero never end.
+  ASSERT_EQ(::mkfifo((dir + "/fifo.bin").c_str(), 0600), 0);
+  pb::TensorProto t = rawTensor("w", TP::FLOAT, {1}, "");
+  setExternal(t, "fifo.bin");
+  std::string err = importError(initializerModel(t));
+  EXPECT_NE(err.find("not a regular file"), std::string::npos) << err;
+  EXPECT_EQ(err.rfind("tensor 'w': cannot read external data file '", 0), 0u)
+      << err;
+}
+
+TEST_F(TensorTest, ExternalDataOffsetMustBeANumber) {
+  writeFile("w.bin", std::string(8, '\0'));
+  for (const char *offset : {"abc", "-4", "4x"}) {
+    pb::TensorProto t = rawTensor("w", TP::FLOAT, {1}, "");
+    setExternal(t, "w.bin", offset);
+    EXPECT_EQ(importError(initializerModel(t)),
+              std::string("tensor 'w': external data offset '") + offset +
+                  "' is not a byte count");
+  }
 }

@@ -19,11 +19,23 @@
 namespace onnx_tosa::rt {
 namespace {
 
+/// ONNX allows no more dimensions than this; a caller's larger rank is not
+/// believed (its shape array may be shorter) and is not printed dim by dim.
+constexpr size_t kMaxRank = 64;
+
 std::string shapeString(const int64_t *dims, size_t rank) {
+  if (rank > kMaxRank)
+    return "rank " + std::to_string(rank);
   std::string s = "[";
   for (size_t i = 0; i < rank; ++i)
     s += (i ? ", " : "") + std::to_string(dims[i]);
   return s + "]";
+}
+
+/// "float32", or "unknown dtype 999".
+std::string dtypeText(uint32_t dtype) {
+  std::string name = dtypeName(static_cast<DType>(dtype));
+  return name != "?" ? name : "unknown dtype " + std::to_string(dtype);
 }
 
 /// product(shape) * elemSize, or false on a negative dim or overflow.
@@ -273,9 +285,10 @@ Status ot_session::matchTensors(const char *role,
     std::string what = std::string(role) + " '" + b.name + "'";
     if (bySlot[idx])
       return invalidArgument(what + " is given more than once");
-    if (static_cast<uint32_t>(t.dtype) != static_cast<uint32_t>(b.dtype))
+    uint32_t dtype = dtypeBits(t.dtype);
+    if (dtype != static_cast<uint32_t>(b.dtype))
       return invalidArgument(what + ": expected dtype " + dtypeName(b.dtype) +
-                             ", got " + dtypeName(static_cast<DType>(t.dtype)));
+                             ", got " + dtypeText(dtype));
     if (t.rank && !t.shape)
       return invalidArgument(what + ": shape is NULL but rank is " +
                              std::to_string(t.rank));
@@ -325,7 +338,7 @@ Status ot_session::takeFrozenInputs(const ot_host_tensor *given, size_t count,
         (t.rank == 0 || (t.shape && std::memcmp(t.shape, frozen->shape.data(),
                                                 t.rank * sizeof(int64_t)) ==
                                         0));
-    bool same = static_cast<uint32_t>(t.dtype) ==
+    bool same = dtypeBits(t.dtype) ==
                     static_cast<uint32_t>(frozen->dtype) &&
                 sameShape && t.byte_size == frozen->data.size() &&
                 (t.byte_size == 0 ||

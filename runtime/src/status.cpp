@@ -66,11 +66,13 @@ const char *ot_status_code_name(ot_status_code code) {
 void ot_status_free(ot_status status) { delete status; }
 
 size_t ot_dtype_size(ot_dtype dtype) {
-  return onnx_tosa::dtypeSize(static_cast<onnx_tosa::DType>(dtype));
+  using namespace onnx_tosa;
+  return dtypeSize(static_cast<DType>(rt::dtypeBits(dtype)));
 }
 
 const char *ot_dtype_name(ot_dtype dtype) {
-  return onnx_tosa::dtypeName(static_cast<onnx_tosa::DType>(dtype));
+  using namespace onnx_tosa;
+  return dtypeName(static_cast<DType>(rt::dtypeBits(dtype)));
 }
 
 } // extern "C"

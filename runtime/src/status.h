@@ -10,6 +10,8 @@
 
 #include "onnx_tosa/runtime.h"
 
+#include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -19,6 +21,16 @@ struct ot_status_s {
 };
 
 namespace onnx_tosa::rt {
+
+/// The integer a C caller stored as an ot_dtype. C lets it be any value;
+/// loading one the enum does not list as an ot_dtype would be undefined in
+/// C++, so the bits are copied instead.
+inline uint32_t dtypeBits(const ot_dtype &dtype) {
+  uint32_t raw;
+  static_assert(sizeof(raw) == sizeof(dtype), "ot_dtype is 32 bits");
+  std::memcpy(&raw, &dtype, sizeof(raw));
+  return raw;
+}
 
 class [[nodiscard]] Status {
 public:

@@ -26,12 +26,13 @@ Status describe(ot_device *device, ot_dtype dtype, size_t rank,
   if (rank && !shape)
     return invalidArgument("shape is NULL but rank is " +
                            std::to_string(rank));
-  size_t elem = dtypeSize(static_cast<DType>(dtype));
+  uint32_t bits = dtypeBits(dtype);
+  size_t elem = dtypeSize(static_cast<DType>(bits));
   if (!elem)
-    return invalidArgument("unknown dtype " + std::to_string(dtype));
+    return invalidArgument("unknown dtype " + std::to_string(bits));
   tensor = std::make_unique<ot_tensor>();
   tensor->device = device->impl;
-  tensor->dtype = static_cast<DType>(dtype);
+  tensor->dtype = static_cast<DType>(bits);
   tensor->shape.assign(shape, shape + rank);
   uint64_t n = elem;
   for (int64_t d : tensor->shape) {

@@ -196,6 +196,21 @@ TEST_F(VulkanExec, BadInputsNameTheTensorAndBothSides) {
   ot_host_tensor badOut = floatTensor("d", d, outShape);
   expectMessage(take(ot_session_run(session.ptr, &in, 1, &badOut, 1)),
                 {"output 'd'", "expected shape [1000]", "got [999]"});
+
+  // What a C caller can pass that C++ would not: a dtype the enum does not
+  // list, and a rank far larger than the shape array it points to (read
+  // no further than the rank the model has).
+  ot_host_tensor oddType = floatTensor("a", a, shape);
+  int unknown = 999;
+  std::memcpy(&oddType.dtype, &unknown, sizeof(unknown));
+  expectMessage(runWith(oddType),
+                {"input 'a'", "expected dtype float32", "got unknown dtype 999"});
+  EXPECT_EQ(ot_dtype_size(oddType.dtype), 0u);
+  EXPECT_STREQ(ot_dtype_name(oddType.dtype), "?");
+  ot_host_tensor hugeRank = floatTensor("a", a, shape);
+  hugeRank.rank = size_t(1) << 30;
+  expectMessage(runWith(hugeRank),
+                {"input 'a'", "expected shape [1000]", "got rank 1073741824"});
 }
 
 TEST_F(VulkanExec, Int64Kernel) {

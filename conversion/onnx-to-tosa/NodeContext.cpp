@@ -112,34 +112,67 @@ bool NodeContext::hasAttr(StringRef name) const {
   return static_cast<bool>(getAttr(name));
 }
 
+/// The ONNX attribute type the importer turned `a` into.
+static const char *onnxAttributeType(Attribute a) {
+  if (isa<IntegerAttr>(a))
+    return "INT";
+  if (isa<FloatAttr>(a))
+    return "FLOAT";
+  if (isa<StringAttr>(a))
+    return "STRING";
+  if (isa<DenseI64ArrayAttr>(a))
+    return "INTS";
+  if (isa<DenseF32ArrayAttr>(a))
+    return "FLOATS";
+  if (isa<ArrayAttr>(a))
+    return "STRINGS";
+  if (isa<DenseElementsAttr>(a))
+    return "TENSOR";
+  return "GRAPH";
+}
+
+template <typename AttrT>
+AttrT NodeContext::typedAttr(StringRef name, const char *onnxType) const {
+  Attribute a = getAttr(name);
+  if (!a)
+    return nullptr;
+  if (auto typed = dyn_cast<AttrT>(a))
+    return typed;
+  if (attrTypeError.empty())
+    attrTypeError = ("attribute '" + name + "' must be " + onnxType +
+                     ", but the model gives " + onnxAttributeType(a))
+                        .str();
+  return nullptr;
+}
+
 int64_t NodeContext::getInt(StringRef name, int64_t dflt) const {
-  if (auto a = dyn_cast_or_null<IntegerAttr>(getAttr(name)))
+  if (auto a = typedAttr<IntegerAttr>(name, "INT"))
     return a.getInt();
   return dflt;
 }
 
 float NodeContext::getFloat(StringRef name, float dflt) const {
-  if (auto a = dyn_cast_or_null<FloatAttr>(getAttr(name)))
+  if (auto a = typedAttr<FloatAttr>(name, "FLOAT"))
     return static_cast<float>(a.getValueAsDouble());
   return dflt;
 }
 
 std::string NodeContext::getString(StringRef name, StringRef dflt) const {
-  if (auto a = dyn_cast_or_null<StringAttr>(getAttr(name)))
+  if (auto a = typedAttr<StringAttr>(name, "STRING"))
     return a.str();
   return dflt.str();
 }
 
 SmallVector<int64_t> NodeContext::getInts(StringRef name,
                                           ArrayRef<int64_t> dflt) const {
-  if (auto a = dyn_cast_or_null<DenseI64ArrayAttr>(getAttr(name)))
+  if (auto a = typedAttr<DenseI64ArrayAttr>(name, "INTS"))
     return SmallVector<int64_t>(a.asArrayRef());
   return SmallVector<int64_t>(dflt);
 }
 
 SmallVector<float> NodeContext::getFloats(StringRef name,
                                           ArrayRef<float> dflt) const {
-  if (auto a = dyn_cast_or_null<DenseF32ArrayAttr>(getAttr(name)))
+  if (auto a = typedAttr<DenseF32ArrayAttr>(name, "FLOATS"))
     return SmallVector<float>(a.asArrayRef());
   return SmallVector<float>(dflt);
 }

@@ -111,6 +111,10 @@ public:
   mlir::LogicalResult requireSameElementType(unsigned first, unsigned last);
 
   //--- Attributes (with ONNX defaults) ---------------------------------------
+  // An attribute present with another type than the getter's (Gemm's alpha
+  // given as an INT) is not taken for absent: the getter returns the
+  // default and records the mismatch, and the pass refuses the node with
+  // it (attributeTypeError), whatever the handler did.
 
   bool hasAttr(llvm::StringRef name) const;
   int64_t getInt(llvm::StringRef name, int64_t dflt) const;
@@ -148,6 +152,8 @@ public:
     return outputTypes;
   }
   llvm::ArrayRef<unsigned> getNotConstantInputs() const { return notConstant; }
+  /// The first attribute read with the wrong type, as a reason; "" if none.
+  const std::string &attributeTypeError() const { return attrTypeError; }
 
   /// Builds TOSA before the node.
   TosaBuilder tosa;
@@ -159,6 +165,12 @@ private:
   llvm::SmallVector<mlir::Type> outputTypes;
   llvm::SmallVector<mlir::Type> narrowInputs;
   mutable bool narrowRead = false;
+  mutable std::string attrTypeError;
+
+  /// Attribute `name` as an `AttrT`, or null when absent; a present
+  /// attribute of another type is recorded (see above) and reads as absent.
+  template <typename AttrT>
+  AttrT typedAttr(llvm::StringRef name, const char *onnxType) const;
 };
 
 /// Signature of a legalization.

@@ -368,6 +368,11 @@ FailureOr<Values> tryHandler(OpBuilder &builder, onnx::NodeOp node,
   NodeContext ctx(builder, node);
   ctx.setNarrowInputTypes(narrowInputs);
   LegalizeResult results = row->handler(ctx);
+  // An attribute of the wrong type must not pass for an absent one.
+  if (!ctx.attributeTypeError().empty()) {
+    why = ctx.attributeTypeError();
+    results = failure();
+  }
   outputTypes.assign(ctx.getOutputElementTypes().begin(),
                      ctx.getOutputElementTypes().end());
   // Narrow data is i8 bit patterns: an op other than data movement must

@@ -360,3 +360,35 @@ def test_external_data_symlink_outside_the_folder(compile_tool, tmp_path):
     assert_mentions(proc, "outside the model's folder", "the escape")
     assert_mentions(proc, word("w"), "the tensor")
     assert not artifact.exists()
+
+
+# ---------------------------------------------------------------------------
+# Attributes of the wrong type are errors, not their defaults.
+
+def wrong_type_model(op, attr, value, inputs, name):
+    g = Graph(f"wrong_attr_{op}")
+    names = [g.input(n, s) for n, s in inputs]
+    node = helper.make_node(op, names, ["y"], name=name)
+    node.attribute.append(helper.make_attribute(attr, value))
+    g.nodes.append(node)
+    model = g.model(check=False)
+    model.graph.output.extend(
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)])
+    return model
+
+
+@pytest.mark.parametrize("op, attr, value, inputs, given, want", [
+    ("Gemm", "alpha", 3, [("a", [2, 3]), ("b", [3, 4])], "INT", "FLOAT"),
+    ("Conv", "strides", 2, [("x", [1, 1, 5, 5]), ("w", [1, 1, 3, 3])],
+     "INT", "INTS"),
+    ("LeakyRelu", "alpha", "0.1", [("x", [4])], "STRING", "FLOAT"),
+], ids=["Gemm.alpha", "Conv.strides", "LeakyRelu.alpha"])
+def test_attribute_of_the_wrong_type(compile_tool, tmp_path, op, attr, value,
+                                     inputs, given, want):
+    path = tmp_path / "model.onnx"
+    onnx.save_model(wrong_type_model(op, attr, value, inputs, "the_node"),
+                    path)
+    proc = compile_expect_error(compile_tool, path, tmp_path)
+    assert_mentions(proc, word("the_node"), "the node")
+    assert_mentions(proc, rf"attribute '{attr}' must be {want}, but the model "
+                    rf"gives {given}", "the attribute and both types")

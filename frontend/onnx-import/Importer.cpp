@@ -13,6 +13,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -772,6 +773,19 @@ LogicalResult Importer::importGraph(const pb::GraphProto &g, Block &block,
     state.addTypes(resultTypes);
     for (unsigned i = 0; i < numRegions; ++i)
       state.addRegion();
+    // onnx.checker's rules that would otherwise change the meaning: an
+    // attribute given twice (one would silently win) and a value defined
+    // twice in one graph (the graph is single-assignment).
+    llvm::StringSet<> attrNames;
+    for (const auto &a : n.attribute())
+      if (!attrNames.insert(a.name()).second)
+        return fail(nodeDesc + ": attribute '" + a.name() +
+                    "' is given more than once");
+    for (const auto &out : n.output())
+      if (!out.empty() && scope.count(out))
+        return fail(nodeDesc + ": output '" + out +
+                    "' is already defined in this graph (an ONNX graph "
+                    "assigns each value once)");
     state.addAttribute("op_type", b.getStringAttr(n.op_type()));
     state.addAttribute("domain", b.getStringAttr(domain));
     state.addAttribute("opset", b.getI64IntegerAttr(opset));
@@ -826,8 +840,28 @@ OwningOpRef<ModuleOp> Importer::run(std::string &errorOut) {
                (model.has_graph() ? "IR version" : "graph");
     return nullptr;
   }
-  for (const auto &o : model.opset_import())
+  // The newest versions of the format and of the default domain that this
+  // importer knows (those of onnx 1.23); a later model may mean something
+  // it does not.
+  constexpr int64_t kMaxIrVersion = 14, kMaxOnnxOpset = 28;
+  if (model.ir_version() > kMaxIrVersion) {
+    errorOut = "'" + path + "' has ONNX IR version " +
+               std::to_string(model.ir_version()) +
+               "; onnx-tosa reads IR versions up to " +
+               std::to_string(kMaxIrVersion);
+    return nullptr;
+  }
+  for (const auto &o : model.opset_import()) {
+    bool onnxDomain = o.domain().empty() || o.domain() == "ai.onnx";
+    if (onnxDomain && (o.version() < 1 || o.version() > kMaxOnnxOpset)) {
+      errorOut = "'" + path + "' imports opset " +
+                 std::to_string(o.version()) +
+                 " of the ONNX domain; onnx-tosa knows opsets 1 to " +
+                 std::to_string(kMaxOnnxOpset);
+      return nullptr;
+    }
     opsets[o.domain() == "ai.onnx" ? "" : o.domain()] = o.version();
+  }
 
   ctx.loadDialect<onnx::OnnxDialect, func::FuncDialect>();
   Location loc = FileLineColLoc::get(&ctx, path, 0, 0);

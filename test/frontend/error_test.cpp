@@ -197,3 +197,60 @@ TEST_F(ImportTest, InitializerListedTwiceAsInputIsStillOneConstant) {
   EXPECT_EQ(name.getValue(), "x");
   EXPECT_EQ(topConstants(*module).size(), 1u);
 }
+
+TEST_F(ImportTest, ValueDefinedTwiceIsRejected) {
+  // The later definition silently won before.
+  pb::ModelProto m = makeModel();
+  auto &g = *m.mutable_graph();
+  addInput(g, "x", TP::FLOAT, {2});
+  addNode(g, "Relu", {"x"}, {"y"}, "first");
+  addNode(g, "Neg", {"x"}, {"y"}, "second");
+  addOutput(g, "y", TP::FLOAT, {2});
+  std::string err = importError(m);
+  EXPECT_NE(err.find("node 'second'"), std::string::npos) << err;
+  EXPECT_NE(err.find("output 'y' is already defined in this graph"),
+            std::string::npos)
+      << err;
+  // A node may not redefine a graph input either.
+  pb::ModelProto n = makeModel();
+  auto &h = *n.mutable_graph();
+  addInput(h, "x", TP::FLOAT, {2});
+  addNode(h, "Relu", {"x"}, {"x"}, "shadow");
+  addOutput(h, "x", TP::FLOAT, {2});
+  EXPECT_NE(importError(n).find("output 'x' is already defined"),
+            std::string::npos);
+}
+
+TEST_F(ImportTest, AttributeGivenTwiceIsRejected) {
+  pb::ModelProto m = makeModel();
+  auto &g = *m.mutable_graph();
+  addInput(g, "x", TP::FLOAT, {2});
+  pb::NodeProto *node = addNode(g, "LeakyRelu", {"x"}, {"y"}, "leaky");
+  for (float alpha : {0.1f, 0.2f}) {
+    pb::AttributeProto *a = node->add_attribute();
+    a->set_name("alpha");
+    a->set_type(pb::AttributeProto::FLOAT);
+    a->set_f(alpha);
+  }
+  addOutput(g, "y", TP::FLOAT, {2});
+  std::string err = importError(m);
+  EXPECT_NE(err.find("node 'leaky'"), std::string::npos) << err;
+  EXPECT_NE(err.find("attribute 'alpha' is given more than once"),
+            std::string::npos)
+      << err;
+}
+
+TEST_F(ImportTest, FutureIrVersionAndOpsetAreRejected) {
+  pb::ModelProto m = weightyModel();
+  m.set_ir_version(99);
+  std::string err = importError(m);
+  EXPECT_NE(err.find("has ONNX IR version 99; onnx-tosa reads IR versions up "
+                     "to 14"),
+            std::string::npos)
+      << err;
+  pb::ModelProto n = makeModel(99);
+  EXPECT_NE(importError(n).find("imports opset 99 of the ONNX domain; "
+                                "onnx-tosa knows opsets 1 to 28"),
+            std::string::npos)
+      << importError(n);
+}

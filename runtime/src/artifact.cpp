@@ -113,6 +113,23 @@ namespace {
 
 constexpr char kMagic[8] = {'O', 'T', 'S', 'A', 'A', 'R', 'T', '\0'};
 
+/// The checksum that ends an artifact (since version 5): FNV-1a over
+/// 8-byte little-endian words, then the remaining bytes. It catches
+/// damage (a flipped bit in the weights), not tampering.
+uint64_t checksum(const uint8_t *data, size_t size) {
+  uint64_t h = 1469598103934665603ull;
+  size_t i = 0;
+  for (; i + 8 <= size; i += 8) {
+    uint64_t w = 0;
+    for (int b = 7; b >= 0; --b)
+      w = (w << 8) | data[i + b];
+    h = (h ^ w) * 1099511628211ull;
+  }
+  for (; i < size; ++i)
+    h = (h ^ data[i]) * 1099511628211ull;
+  return h ^ size;
+}
+
 //===----------------------------------------------------------------------===//
 // Writer
 //===----------------------------------------------------------------------===//
@@ -330,6 +347,7 @@ bool parse(Reader &r, uint32_t version, Artifact &a) {
     r.str("producer", a.provenance.producer);
     r.str("chip", a.provenance.chip);
     r.str("compile options", a.provenance.options);
+    r.u64("checksum"); // compared by parseArtifact, over the whole file
   }
 
   if (r.ok() && r.remaining() != 0)
@@ -384,6 +402,7 @@ std::vector<uint8_t> serializeArtifact(const Artifact &a) {
   w.str(a.provenance.producer);
   w.str(a.provenance.chip);
   w.str(a.provenance.options);
+  w.u64(checksum(w.out.data(), w.out.size()));
   return std::move(w.out);
 }
 
@@ -406,6 +425,18 @@ bool parseArtifact(const uint8_t *data, size_t size, Artifact &a,
   if (!parse(r, version, parsed)) {
     error = "corrupt artifact: " + r.error;
     return false;
+  }
+  // The structure is whole; the checksum finds damage inside it (weights,
+  // kernels) that would otherwise run.
+  if (version >= 5) {
+    uint64_t stored = 0;
+    for (int b = 7; b >= 0; --b)
+      stored = (stored << 8) | data[size - 8 + b];
+    if (stored != checksum(data, size - 8)) {
+      error = "corrupt artifact: its checksum does not match its contents "
+              "(the file was damaged or changed after it was written)";
+      return false;
+    }
   }
   a = std::move(parsed);
   return true;

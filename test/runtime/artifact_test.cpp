@@ -188,8 +188,8 @@ TEST(Artifact, RejectsForeignFilesAndVersions) {
 }
 
 // Version 2 launches had no dynamic shared memory, version 3 ones no flags,
-// and artifacts before version 5 no provenance: such artifacts still load,
-// with those 0 or empty.
+// and artifacts before version 5 no provenance and no checksum: such
+// artifacts still load, with those 0 or empty.
 TEST(Artifact, ReadsVersions2To4) {
   Artifact a;
   Launch l;
@@ -205,8 +205,9 @@ TEST(Artifact, ReadsVersions2To4) {
                              0xad, 0xde, 0x0d, 0xf0, 0xad, 0x0b};
   for (uint8_t version : {2, 3, 4}) {
     std::vector<uint8_t> bytes = serializeArtifact(a);
-    // The provenance: three empty strings at the end.
-    ASSERT_GT(bytes.size(), 24u);
+    // The provenance, three empty strings, and the checksum at the end.
+    ASSERT_GT(bytes.size(), 32u);
+    bytes.resize(bytes.size() - 8);
     ASSERT_TRUE(std::all_of(bytes.end() - 24, bytes.end(),
                             [](uint8_t b) { return b == 0; }));
     bytes.resize(bytes.size() - 24);
@@ -227,6 +228,22 @@ TEST(Artifact, ReadsVersions2To4) {
     EXPECT_EQ(out.launches[0].flags, version == 4 ? 0x0badf00du : 0u);
     EXPECT_TRUE(out.provenance.producer.empty());
   }
+}
+
+TEST(Artifact, ChecksumFindsDamageTheStructureDoesNot) {
+  std::vector<uint8_t> bytes = serializeArtifact(sampleArtifact());
+  Artifact out;
+  std::string error;
+  ASSERT_TRUE(parseArtifact(bytes.data(), bytes.size(), out, error)) << error;
+  // One bit of a weight: still a well-formed artifact, but not this one.
+  const std::vector<uint8_t> weights = sampleArtifact().buffers[1].data;
+  ASSERT_FALSE(weights.empty());
+  auto at = std::search(bytes.begin(), bytes.end(), weights.begin(),
+                        weights.end());
+  ASSERT_NE(at, bytes.end());
+  *at ^= 1;
+  EXPECT_FALSE(parseArtifact(bytes.data(), bytes.size(), out, error));
+  EXPECT_NE(error.find("checksum does not match"), std::string::npos) << error;
 }
 
 TEST(Artifact, RejectsTrailingBytesAndBadEnums) {

@@ -9,6 +9,7 @@ absent_input takes a list of names; flags take True/False.
     onnx_tosa.compile("m.onnx", target="vulkan", precision="fp16",
                       input_shape={"x": (1, 3, 224, 224)})
 """
+import functools
 import hashlib
 import json
 import logging
@@ -49,12 +50,17 @@ def compiler_options():
 
 def compiler_version():
     """The compiler's --version text (project version, commit, LLVM)."""
-    out = subprocess.run([str(_paths.tool(COMPILE)), "--version"],
-                         capture_output=True, text=True, check=True)
+    return _version_of(str(_paths.tool(COMPILE)))
+
+
+@functools.lru_cache(maxsize=None)
+def _version_of(tool):
+    out = subprocess.run([tool, "--version"], capture_output=True, text=True,
+                         check=True)
     return out.stdout.strip()
 
 
-def _npy(value, work, name):
+def _npy(value, work):
     path = Path(work) / f"frozen_{len(os.listdir(work))}.npy"
     np.save(path, np.asarray(value))
     return path
@@ -85,7 +91,7 @@ def _arguments(options, work):
                     if key == "input_shape":
                         v = _shape(v)
                     elif key == "freeze_input" and not isinstance(v, (str, Path)):
-                        v = _npy(v, work, name)
+                        v = _npy(v, work)
                     args.append(f"{flag}={name}={v}")
             elif isinstance(value, (list, tuple, set)):
                 args += [f"{flag}={v}" for v in value]
@@ -188,18 +194,44 @@ def _canonical(value):
     return repr(value)
 
 
+def _external_data_files(path):
+    """The files a model's external data lives in: those its tensors name
+    (with the onnx package), else every file beside it but other models."""
+    folder = path.resolve().parent
+    try:
+        import onnx
+    except ImportError:
+        return [f for f in sorted(folder.iterdir())
+                if f.is_file() and f.suffix != ".onnx"]
+
+    def tensors(graph):
+        yield from graph.initializer
+        for node in graph.node:
+            for a in node.attribute:
+                if a.HasField("t"):
+                    yield a.t
+                yield from a.tensors
+                for g in ([a.g] if a.HasField("g") else []) + list(a.graphs):
+                    yield from tensors(g)
+
+    model = onnx.load(str(path), load_external_data=False)
+    names = {entry.value for t in tensors(model.graph)
+             if t.data_location == onnx.TensorProto.EXTERNAL
+             for entry in t.external_data if entry.key == "location"}
+    return [folder / name for name in sorted(names)]
+
+
 def cache_key(model_path, target, options):
-    """What a cached artifact depends on: the model's bytes (and its
-    external data files' names, sizes and modification times), the
-    options and the compiler's version and commit."""
+    """What a cached artifact depends on: the model's bytes (and the names,
+    sizes and modification times of its external data files), the options
+    and the compiler's version and commit."""
     h = hashlib.sha256()
     path = Path(model_path)
     h.update(path.read_bytes())
-    for sibling in sorted(path.resolve().parent.iterdir()):
-        if sibling.is_file() and sibling.resolve() != path.resolve() \
-                and sibling.suffix != ".onnx":
-            st = sibling.stat()
-            h.update(f"{sibling.name}:{st.st_size}:{st.st_mtime_ns}".encode())
+    for data in _external_data_files(path):
+        if data.is_file():
+            st = data.stat()
+            h.update(f"{data.name}:{st.st_size}:{st.st_mtime_ns}".encode())
     h.update(json.dumps([target, _canonical(options)]).encode())
     h.update(compiler_version().encode())
     return h.hexdigest()[:32]

@@ -9,6 +9,7 @@ use one device, on which equal weights are uploaded once.
 """
 import ctypes
 import os
+import tempfile
 import threading
 import weakref
 from pathlib import Path
@@ -390,7 +391,6 @@ def _artifact_path(model, target, options, progress):
                                 f"is already compiled: {sorted(options)}")
             return path
         return compiler.compile_cached(path, target, options, progress)
-    import tempfile
     with tempfile.TemporaryDirectory(prefix="onnx-tosa-") as work:
         path = compiler._model_file(model, work)
         cached = compiler.compile_cached(path, target, options, progress)

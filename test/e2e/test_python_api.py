@@ -334,3 +334,35 @@ def test_sessions_share_weights(ot, model_dir):
     del first
     for got, ref in zip(second.run(None, feeds), want.values()):
         np.testing.assert_allclose(got, ref, rtol=S.RTOL, atol=S.ATOL)
+
+
+def test_cache_follows_external_data(ot, model_dir, tmp_path, monkeypatch):
+    """A model whose weights live in a file beside it: changing that file
+    compiles again (the cached artifact holds the old weights)."""
+    monkeypatch.setenv("ONNX_TOSA_CACHE_DIR", str(tmp_path / "cache"))
+    model = onnx.load(model_dir / "mlp.onnx")
+    folder = tmp_path / "model"
+    folder.mkdir()
+    path = folder / "mlp.onnx"
+    onnx.save_model(model, path, save_as_external_data=True,
+                    all_tensors_to_one_file=True, location="weights.bin",
+                    size_threshold=0)
+    feeds = S.make_models.make_inputs(model, S.make_models.name_seed("mlp"))
+    stages = []
+    y1, = ot.InferenceSession(path, device=S.DEVICE,
+                              progress=stages.append).run(None, feeds)
+    np.testing.assert_allclose(y1, S.onnxruntime_outputs(path, feeds)["y"],
+                               rtol=S.RTOL, atol=S.ATOL)
+    assert stages
+    stages.clear()
+    ot.InferenceSession(path, device=S.DEVICE, progress=stages.append)
+    assert not stages, "unchanged weights: the cached artifact"
+    # Other weights, same size.
+    data = np.frombuffer((folder / "weights.bin").read_bytes(), np.float32)
+    (folder / "weights.bin").write_bytes((data * 0.5).tobytes())
+    y2, = ot.InferenceSession(path, device=S.DEVICE,
+                              progress=stages.append).run(None, feeds)
+    assert stages, "changed weights compile again"
+    np.testing.assert_allclose(y2, S.onnxruntime_outputs(path, feeds)["y"],
+                               rtol=S.RTOL, atol=S.ATOL)
+    assert not np.allclose(y1, y2)

@@ -555,11 +555,25 @@ LogicalResult convertNode(OpBuilder &builder, onnx::NodeOp node,
         outputTypes.resize(i + 1);
       outputTypes[i] = narrow;
     }
-    if (!agreesWithDeclared(v.getType(), out.getType()))
-      return nodeError(node, "computed type " + llvm::to_string(v.getType()) +
-                                 " for output " + Twine(i) +
-                                 ", but the model declares " +
-                                 llvm::to_string(out.getType()));
+    if (!agreesWithDeclared(v.getType(), out.getType())) {
+      // Exporters leave stale shapes in value_info; ONNX's semantics, which
+      // computed `v`, decide an intermediate's shape (as onnxruntime does).
+      // A graph's (or subgraph's) output keeps the shape it declares, so a
+      // disagreement there is an error.
+      bool isGraphOutput = llvm::any_of(out.getUsers(), [](Operation *user) {
+        return isa<func::ReturnOp, onnx::GraphReturnOp>(user);
+      });
+      auto declaredTensor = dyn_cast<TensorType>(out.getType());
+      if (isGraphOutput || !declaredTensor ||
+          !agreesWithDeclared(v.getType(), UnrankedTensorType::get(
+                                               declaredTensor.getElementType())))
+        return nodeError(node, "computed type " +
+                                   llvm::to_string(v.getType()) +
+                                   " for output " + Twine(i) +
+                                   (isGraphOutput ? " (a graph output)" : "") +
+                                   ", but the model declares " +
+                                   llvm::to_string(out.getType()));
+    }
     // Unsigned data computed as i32 is wrapped to its width after every
     // node; that needs its type, which must be declared.
     // (Or that the handler knows it computed.)

@@ -31,4 +31,5 @@ print(f"max |ours - onnxruntime| = {np.abs(got - want).max():.2e}: {'match' if o
 sys.exit(0 if ok else 1)
 PY
 echo "== the compiled artifact is $OUT/mlp.$TARGET.otsa; every stage can be"
-echo "   printed with: $BIN/onnx-tosa-compile $OUT/mlp.onnx --emit=onnx|tosa|linalg|gpu|ptx|spirv"
+echo "   printed, e.g.: $BIN/onnx-tosa-compile $OUT/mlp.onnx --emit=tosa"
+echo "   (or --emit=onnx, linalg, gpu, ptx, spirv)"

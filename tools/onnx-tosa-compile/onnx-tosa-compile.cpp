@@ -53,12 +53,13 @@ namespace {
 enum class Emit { Onnx, Tosa, Linalg, Gpu, Ptx, Spirv, Artifact };
 
 cl::OptionCategory category("onnx-tosa-compile options");
-cl::opt<std::string> inputPath(cl::Positional, cl::desc("<model.onnx>"),
+cl::opt<std::string> inputPath(cl::Positional,
+                               cl::desc("<model.onnx | stage.mlir>"),
                                cl::Required, cl::cat(category));
 cl::opt<std::string> outputPath("o",
-                                cl::desc("Output file (artifact, or the "
-                                         "--emit stage; default: the "
-                                         "artifact next to the current "
+                                cl::desc("Output file (the artifact, or the "
+                                         "--emit stage; default: "
+                                         "MODEL.TARGET.otsa in the current "
                                          "directory, stages to stdout)"),
                                 cl::value_desc("path"), cl::cat(category));
 cl::opt<onnx_tosa::Target> target(
@@ -427,10 +428,18 @@ int main(int argc, char **argv) {
       "onnx-tosa-compile: compile an ONNX model to GPU kernels\n\n"
       "Writes an artifact for onnx-tosa-run, or prints one stage with "
       "--emit.\n");
-  if (emit == Emit::Ptx)
-    target = onnx_tosa::Target::Cuda;
-  if (emit == Emit::Spirv)
-    target = onnx_tosa::Target::Vulkan;
+  // --emit=ptx and --emit=spirv imply their target; an explicit other one
+  // is a contradiction, not something to override silently.
+  if (emit == Emit::Ptx || emit == Emit::Spirv) {
+    onnx_tosa::Target implied = emit == Emit::Ptx ? onnx_tosa::Target::Cuda
+                                                  : onnx_tosa::Target::Vulkan;
+    if (target.getNumOccurrences() && target != implied)
+      return fail(std::string("--emit=") +
+                  (emit == Emit::Ptx ? "ptx needs --target=cuda"
+                                     : "spirv needs --target=vulkan") +
+                  "; drop --target or emit the other target's code");
+    target = implied;
+  }
   // SPIR-V for Vulkan has no bfloat16 here (see targets/spirv): say so
   // before the work rather than at code generation.
   if (precision == Precision::Bf16 && target == onnx_tosa::Target::Vulkan &&
@@ -514,10 +523,17 @@ int main(int argc, char **argv) {
   }
   if (!module)
     return fail("import: " + error);
-  bool hasOnnx = false;
+  bool hasOnnx = false, hasGpu = false;
   module->walk([&](Operation *op) {
-    hasOnnx |= op->getDialect() && op->getDialect()->getNamespace() == "onnx";
+    StringRef ns = op->getDialect() ? op->getDialect()->getNamespace() : "";
+    hasOnnx |= ns == "onnx";
+    hasGpu |= ns == "gpu";
   });
+  // The gpu stage's host code cannot be lowered again; what precedes it can.
+  if (hasGpu)
+    return fail("'" + inputPath +
+                "' is at the gpu stage, which cannot be resumed; feed back "
+                "the onnx, tosa or linalg stage (--emit=onnx|tosa|linalg)");
   if (failed(module->verify()) || diags.report("import"))
     return fail("import: the imported module is invalid");
   progress.end();
@@ -655,7 +671,11 @@ int main(int argc, char **argv) {
 
   progress.begin("artifact");
   onnx_tosa::Artifact artifact;
-  artifact.modelName = llvm::sys::path::stem(inputPath).str();
+  // The graph's own name where the model gives one, else the file's.
+  if (auto name = (*module)->getAttrOfType<StringAttr>("onnx.graph_name"))
+    artifact.modelName = name.str();
+  else
+    artifact.modelName = llvm::sys::path::stem(inputPath).str();
   artifact.provenance = provenance(argc, argv);
   if (failed(onnx_tosa::exportArtifact(*module, target, kernels, artifact)))
     return diags.report("artifact") | 1;
@@ -674,17 +694,19 @@ int main(int argc, char **argv) {
                  << plan.bytesAfter << " bytes)\n";
   std::string out = outputPath;
   if (out.empty())
-    out = artifact.modelName +
+    out = llvm::sys::path::stem(inputPath).str() +
           (target == onnx_tosa::Target::Cuda ? ".cuda" : ".vulkan") + ".otsa";
   if (!onnx_tosa::writeArtifact(artifact, out, error))
-    return fail("cannot write '" + out + "': " + error);
+    return fail(error);
   progress.end();
   uint64_t constBytes = 0;
   for (const auto &b : artifact.buffers)
     constBytes += b.data.size();
+  size_t launches = artifact.launches.size();
   llvm::outs() << kTool << ": wrote " << out << " ("
                << (target == onnx_tosa::Target::Cuda ? "cuda" : "vulkan")
-               << ", " << artifact.launches.size() << " kernel launches, "
+               << ", " << launches << " kernel launch"
+               << (launches == 1 ? "" : "es") << ", "
                << artifact.buffers.size() << " buffers, " << constBytes
                << " bytes of weights)\n";
   return 0;

@@ -469,6 +469,8 @@ int inspect(const std::string &path) {
 }
 
 int main(int argc, char **argv) {
+  // Progress lines appear as they are printed, also through a pipe.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   try {
     Options options = parseArgs(argc, argv);
     if (options.inspect)

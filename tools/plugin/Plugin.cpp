@@ -2,7 +2,10 @@
 //
 //   mlir-opt --load-dialect-plugin=OnnxTosaPlugin.so \
 //            --load-pass-plugin=OnnxTosaPlugin.so \
-//            --convert-onnx-to-tosa model.mlir
+//            --pass-pipeline='builtin.module(convert-onnx-to-tosa)' model.mlir
+//
+// (A plugin's passes are reachable through --pass-pipeline only: mlir-opt
+// parses its flags before it loads plugins.)
 //
 //===----------------------------------------------------------------------===//
 #include "tools/Registration.h"

@@ -147,6 +147,43 @@ struct KernelFpContractPass
   }
 };
 
+/// Records on each kernel launch the ONNX nodes its kernel computes: the
+/// names in the locations of its operations (the importer names every op
+/// after its node, and rewrites keep the location of what they replace),
+/// the launch's own first, each once. Constants are left out: CSE shares
+/// them between unrelated nodes.
+struct KernelNodesPass
+    : PassWrapper<KernelNodesPass, OperationPass<ModuleOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(KernelNodesPass)
+  StringRef getArgument() const override { return "onnx-tosa-kernel-nodes"; }
+  StringRef getDescription() const override {
+    return "Record the ONNX nodes each kernel launch computes";
+  }
+  void runOnOperation() override {
+    SymbolTableCollection symbols;
+    getOperation().walk([&](gpu::LaunchFuncOp launch) {
+      SmallVector<StringRef> names;
+      auto add = [&](Location loc) {
+        loc->walk([&](Location l) {
+          if (auto named = dyn_cast<NameLoc>(l))
+            if (!llvm::is_contained(names, named.getName().strref()))
+              names.push_back(named.getName().strref());
+          return WalkResult::advance();
+        });
+      };
+      add(launch.getLoc());
+      if (auto kernel = symbols.lookupNearestSymbolFrom<gpu::GPUFuncOp>(
+              launch, launch.getKernel()))
+        kernel.walk([&](Operation *op) {
+          if (!op->hasTrait<OpTrait::ConstantLike>())
+            add(op->getLoc());
+        });
+      launch->setAttr(kKernelNodesAttr,
+                      StringAttr::get(&getContext(), llvm::join(names, ", ")));
+    });
+  }
+};
+
 /// The value `v` is, made again before `user` when it is a tensor.empty,
 /// a fill of a constant into one, or a reshape of either (what CSE merges
 /// between unrelated ops); else `v` itself.
@@ -346,6 +383,7 @@ void buildLinalgToGpuPipeline(OpPassManager &pm,
   pm.addPass(std::make_unique<KernelArgsNoAliasPass>());
   pm.addPass(createAlignWorkgroupMemoryPass());
   pm.addPass(std::make_unique<KernelFpContractPass>());
+  pm.addPass(std::make_unique<KernelNodesPass>());
 }
 
 void registerTosaToGpuPasses() {
@@ -367,6 +405,7 @@ void registerTosaToGpuPasses() {
   PassRegistration<KernelArgsNoAliasPass>();
   PassRegistration<PrivateInitsPass>();
   PassRegistration<KernelFpContractPass>();
+  PassRegistration<KernelNodesPass>();
   PassPipelineRegistration<>("onnx-tosa-tosa-to-linalg",
                              "TOSA to fused linalg on tensors",
                              [](OpPassManager &pm) {

@@ -131,6 +131,10 @@ std::unique_ptr<mlir::Pass> createCoarsenContractionsPass();
 /// thread's outputs) comes after its reduction loops on purpose.
 constexpr llvm::StringLiteral kCoarsenedAttr = "onnx_tosa.coarsened";
 
+/// On a gpu.launch_func: the names of the ONNX nodes its kernel computes,
+/// ", "-separated (profiles show them), set when kernels are outlined.
+constexpr llvm::StringLiteral kKernelNodesAttr = "onnx_tosa.nodes";
+
 /// `onnx-tosa-reductions-innermost` (linalg on buffers, after the row
 /// kernels): a linalg.generic with parallel loops after a reduction loop
 /// (a sum over a dimension that is not the last) has its parallel loops

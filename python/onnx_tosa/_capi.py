@@ -91,7 +91,7 @@ class RunTiming(ctypes.Structure):
 class LaunchProfile(ctypes.Structure):
     _fields_ = [("module", ctypes.c_char_p), ("entry", ctypes.c_char_p),
                 ("grid", ctypes.c_uint32 * 3), ("block", ctypes.c_uint32 * 3),
-                ("median_ms", ctypes.c_double)]
+                ("median_ms", ctypes.c_double), ("nodes", ctypes.c_char_p)]
 
 
 _status = ctypes.c_void_p

@@ -329,6 +329,8 @@ bool parse(Reader &r, uint32_t version, Artifact &a) {
       l.sharedBytes = r.u32("launch shared bytes");
     if (version >= 4)
       l.flags = r.u32("launch flags");
+    if (version >= 5)
+      r.str("launch nodes", l.nodes);
     uint64_t nargs = r.count("launch args", 4);
     l.args.resize(nargs);
     for (uint64_t j = 0; j < nargs && r.ok(); ++j)
@@ -390,6 +392,7 @@ std::vector<uint8_t> serializeArtifact(const Artifact &a) {
       w.u32(b);
     w.u32(l.sharedBytes);
     w.u32(l.flags);
+    w.str(l.nodes);
     w.u64(l.args.size());
     for (uint32_t arg : l.args)
       w.u32(arg);
@@ -404,6 +407,13 @@ std::vector<uint8_t> serializeArtifact(const Artifact &a) {
   w.str(a.provenance.options);
   w.u64(checksum(w.out.data(), w.out.size()));
   return std::move(w.out);
+}
+
+uint64_t contentHash(const Artifact &a) {
+  Artifact program = a;
+  program.provenance = {};
+  std::vector<uint8_t> bytes = serializeArtifact(program);
+  return checksum(bytes.data(), bytes.size());
 }
 
 bool parseArtifact(const uint8_t *data, size_t size, Artifact &a,

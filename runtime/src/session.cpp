@@ -94,6 +94,7 @@ struct ot_session {
   // (made on the first profile), and the names its results point to.
   std::vector<LaunchSpec> specs;
   std::vector<std::string> launchModuleNames; // per launch
+  std::vector<std::string> launchNodes;       // per launch
   std::vector<std::unique_ptr<LaunchSequence>> singleLaunches;
   std::vector<ot_launch_profile> profile;
 
@@ -241,6 +242,7 @@ Status ot_session::load(const Artifact &a) {
               "' of module '" + a.modules[l.module].name + "')";
     s.module = modules[l.module].get();
     launchModuleNames.push_back(a.modules[l.module].name);
+    launchNodes.push_back(l.nodes);
     s.entry = l.entry;
     for (int d = 0; d < 3; ++d) {
       s.grid[d] = l.grid[d];
@@ -555,6 +557,7 @@ Status ot_session::profileLaunches(uint32_t repetitions) {
     ot_launch_profile &p = profile[i];
     const LaunchSpec &spec = specs[i];
     p.module = launchModuleNames[i].c_str();
+    p.nodes = launchNodes[i].c_str();
     p.entry = spec.entry.c_str();
     for (int d = 0; d < 3; ++d) {
       p.grid[d] = spec.grid[d];

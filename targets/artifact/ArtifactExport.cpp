@@ -1,5 +1,6 @@
 //===- ArtifactExport.cpp - Host function + kernels → Artifact ------------===//
 #include "artifact/ArtifactExport.h"
+#include "pipelines/tosa-to-gpu/TosaToGpu.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -13,6 +14,7 @@ using namespace mlir;
 
 namespace onnx_tosa {
 namespace {
+
 
 std::optional<DType> toDType(Type t) {
   if (isa<Float8E4M3FNType>(t))
@@ -284,6 +286,8 @@ Exporter::run(Target target,
           return failure();
         l.args.push_back(*buf);
       }
+      if (auto nodes = launch->getAttrOfType<StringAttr>(kKernelNodesAttr))
+        l.nodes = nodes.str();
       out.launches.push_back(std::move(l));
       continue;
     }

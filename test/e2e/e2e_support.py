@@ -138,6 +138,16 @@ def onnxruntime_outputs(model_path, feeds):
     return dict(zip(names, sess.run(names, feeds)))
 
 
+def content_hash(run_tool, artifact):
+    """The hash `onnx-tosa-run --inspect` gives of an artifact's program
+    (weights, kernels, launches), which leaves out its provenance."""
+    proc = call([run_tool, "--inspect", artifact])
+    assert proc.returncode == 0, f"inspect failed{describe(proc)}"
+    m = re.search(r"^content:\s+([0-9a-f]{16})\b", proc.stdout, re.MULTILINE)
+    assert m, f"no content hash{describe(proc)}"
+    return m.group(1)
+
+
 def assert_no_crash(proc):
     assert proc.returncode >= 0, (
         f"killed by signal {-proc.returncode}{describe(proc)}")

@@ -66,3 +66,19 @@ def test_summary_line_and_model_name(compile_tool, run_tool, tmp_path):
     assert re.search(r"\b1 kernel launch,", proc.stdout), proc.stdout
     proc = S.call([run_tool, "--inspect", artifact])
     assert "model:     graph_of_one_relu" in proc.stdout, proc.stdout
+
+
+def test_content_hash_follows_the_program(compile_tool, run_tool, model_dir,
+                                          tmp_path):
+    """--inspect's content hash: the same for options that give the same
+    program (spelled out defaults), another for another program."""
+    hashes = {}
+    for name, extra in (("default", []), ("explicit", ["--vector-width=4"]),
+                        ("narrower", ["--vector-width=2"])):
+        out = tmp_path / f"{name}.otsa"
+        proc = S.compile_model(compile_tool, model_dir / "mlp.onnx", out,
+                               *extra)
+        assert proc.returncode == 0, S.describe(proc)
+        hashes[name] = S.content_hash(run_tool, out)
+    assert hashes["default"] == hashes["explicit"]
+    assert hashes["default"] != hashes["narrower"]

@@ -11,7 +11,7 @@ import e2e_support as S
 from e2e_support import assert_clean_error, assert_mentions
 
 ROW_RE = re.compile(r"^\s+(\d+)\s+([\d.]+)\s+([\d.]+)%\s+(\d+x\d+x\d+)\s+"
-                    r"(\d+x\d+x\d+)\s+(\S+::\S+)$")
+                    r"(\d+x\d+x\d+)\s+(\S+::\S+)(?:\s+(.*))?$")
 
 
 @pytest.fixture(scope="module")
@@ -47,6 +47,15 @@ def test_profile_lists_every_launch(run_tool, mlp, tmp_path):
     assert ms == sorted(ms, reverse=True), "not slowest first"
     assert all(t > 0 for t in ms)
     assert sum(float(r.group(3)) for r in rows) == pytest.approx(100, abs=1)
+    # Each launch names the ONNX nodes it computes: model authors see which
+    # node is slow. Every node name listed is one of the model's, and every
+    # node with work of its own (all of the mlp's) appears.
+    nodes = {n.name for n in onnx.load(path).graph.node}
+    listed = [r.group(7) for r in rows]
+    assert all(listed), f"launches without node names{S.describe(proc)}"
+    named = {n for names in listed for n in names.split(", ")}
+    assert named <= nodes, named - nodes
+    assert named == nodes, f"no launch for {nodes - named}"
     # The outputs of the run that preceded the profile are still right.
     for name, ref in S.onnxruntime_outputs(path, feeds).items():
         got = np.load(tmp_path / f"{name}.npy")

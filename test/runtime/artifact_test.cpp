@@ -32,6 +32,7 @@ Artifact sampleArtifact() {
   l.block[0] = 256;
   l.sharedBytes = 99328;
   l.flags = kLaunchWaitsForPrevious;
+  l.nodes = "conv_1, relu_1";
   l.args = {0, 1, 2, 2};
   a.launches.push_back(l);
   a.launches.push_back(Launch{});
@@ -80,6 +81,7 @@ void expectSame(const Artifact &x, const Artifact &y) {
     }
     EXPECT_EQ(a.sharedBytes, b.sharedBytes);
     EXPECT_EQ(a.flags, b.flags);
+    EXPECT_EQ(a.nodes, b.nodes);
     EXPECT_EQ(a.args, b.args);
   }
   ASSERT_EQ(x.frozenInputs.size(), y.frozenInputs.size());
@@ -214,7 +216,9 @@ TEST(Artifact, ReadsVersions2To4) {
     auto at = std::search(bytes.begin(), bytes.end(), std::begin(pattern),
                           std::end(pattern));
     ASSERT_NE(at, bytes.end());
-    // The flags, and for version 2 the shared bytes.
+    // The launch's nodes (an empty string), the flags before version 4,
+    // and the shared bytes before version 3.
+    bytes.erase(at + 12, at + 20);
     if (version < 4)
       bytes.erase(at + (version == 2 ? 4 : 8), at + 12);
     bytes[8] = version;

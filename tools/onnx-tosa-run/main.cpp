@@ -83,18 +83,19 @@ void printProfile(std::vector<ot_launch_profile> launches, unsigned reps,
   std::printf("profile: %zu launches, each alone (median of %u), sum %.4f "
               "ms\n",
               launches.size(), reps, total);
-  std::printf("  %6s %10s %6s  %-22s %-14s %s\n", "launch", "ms", "share",
-              "grid", "block", "kernel");
+  std::printf("  %6s %10s %6s  %-22s %-14s %-28s %s\n", "launch", "ms",
+              "share", "grid", "block", "kernel", "onnx nodes");
   for (size_t k = 0; k < order.size() && (rows == 0 || k < rows); ++k) {
     const ot_launch_profile &l = launches[order[k]];
     auto dims = [](const uint32_t *d) {
       return std::to_string(d[0]) + "x" + std::to_string(d[1]) + "x" +
              std::to_string(d[2]);
     };
-    std::printf("  %6zu %10.4f %5.1f%%  %-22s %-14s %s::%s\n", order[k],
+    std::string kernel = std::string(l.module) + "::" + l.entry;
+    std::printf("  %6zu %10.4f %5.1f%%  %-22s %-14s %-28s %s\n", order[k],
                 l.median_ms, total > 0 ? 100 * l.median_ms / total : 0.0,
-                dims(l.grid).c_str(), dims(l.block).c_str(), l.module,
-                l.entry);
+                dims(l.grid).c_str(), dims(l.block).c_str(), kernel.c_str(),
+                l.nodes);
   }
 }
 
@@ -456,6 +457,9 @@ int inspect(const std::string &path) {
   std::printf("memory:    %llu bytes of weights, %llu bytes of intermediates\n",
               static_cast<unsigned long long>(weights),
               static_cast<unsigned long long>(scratch));
+  std::printf("content:   %016llx (of the program: the same for any "
+              "producer and options that give it)\n",
+              static_cast<unsigned long long>(contentHash(a)));
   for (const auto *list : {&a.inputs, &a.outputs})
     for (const TensorBinding &t : *list)
       std::printf("%-10s %s %s %s\n",

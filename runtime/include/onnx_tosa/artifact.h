@@ -95,6 +95,9 @@ struct Launch {
   uint32_t sharedBytes = 0;
   /// LaunchFlags. Since version 4.
   uint32_t flags = 0;
+  /// The names of the ONNX nodes the kernel computes, ", "-separated, for
+  /// profiles ("" where unknown). Since version 5.
+  std::string nodes;
   std::vector<uint32_t> args;
 };
 
@@ -137,6 +140,11 @@ bool readArtifact(const std::string &path, Artifact &a, std::string &error);
 /// Reads only the header of `path` for its target (no weights are read).
 bool readArtifactTarget(const std::string &path, Target &target,
                         std::string &error);
+
+/// A hash of what the artifact computes with (buffers, weights, kernels,
+/// launches, bindings), not of its provenance: equal for the artifacts of
+/// two compilers, or two command lines, that produce the same program.
+uint64_t contentHash(const Artifact &a);
 
 /// In-memory forms of the two calls above (same byte layout), for callers that
 /// embed an artifact or hold it in memory.

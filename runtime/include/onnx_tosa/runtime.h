@@ -288,6 +288,8 @@ typedef struct ot_launch_profile {
   uint32_t block[3];
   double median_ms; /* this launch alone: by the device's timer where it
                        has one, else submit, run and wait */
+  const char *nodes; /* the ONNX nodes the kernel computes, ", "-separated
+                        ("" where the artifact does not say) */
 } ot_launch_profile;
 
 /* Times every kernel launch of the model separately: each is submitted

@@ -106,7 +106,7 @@ func.func @control_flow(%c: tensor<i1>, %x: tensor<2xf32>) -> !onnx.unknown {
 
 // -----
 
-// ERR: node 'relu' (Relu, domain 'ai.onnx', opset 14): computed type tensor<2x3xf32> for output 0, but the model declares tensor<3x2xf32>
+// ERR: node 'relu' (Relu, domain 'ai.onnx', opset 14): computed type tensor<2x3xf32> for output 0 (a graph output), but the model declares tensor<3x2xf32>
 func.func @declared_mismatch(%x: tensor<2x3xf32>) -> tensor<3x2xf32> {
   %0 = onnx.node "Relu"(%x) {attrs = {}, domain = "", node_name = "relu", opset = 14 : i64} : (tensor<2x3xf32>) -> tensor<3x2xf32>
   return %0 : tensor<3x2xf32>

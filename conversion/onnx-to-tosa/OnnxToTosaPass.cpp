@@ -623,11 +623,31 @@ LogicalResult convertNode(OpBuilder &builder, onnx::NodeOp node,
   return success();
 }
 
+/// Nodes that could not be legalized are reported up to this many in one
+/// run, so that a model with several unsupported ops needs one compile to
+/// list them, not one each.
+constexpr unsigned kMaxReportedNodes = 20;
+
 /// Converts the ops of `block` in order: onnx.constant to tosa.const, each
 /// onnx.node through its handler. Returns the first node that could not be
-/// converted (its error already reported), or null.
+/// converted (its error already reported), or null. With `maxFailures` > 1
+/// it goes on past a failed node, skipping the nodes that use what a failed
+/// one would have computed (their errors would only repeat it), and stops
+/// at that many failed nodes.
 onnx::NodeOp convertOps(OpBuilder &builder, Block &block,
-                        DemotedValues &demoted) {
+                        DemotedValues &demoted, unsigned maxFailures = 1) {
+  onnx::NodeOp first;
+  unsigned failures = 0;
+  DenseSet<Value> unavailable; // results of failed or skipped nodes
+  auto usesUnavailable = [&](Operation *op) {
+    WalkResult found = op->walk([&](Operation *nested) {
+      for (Value v : nested->getOperands())
+        if (unavailable.contains(v))
+          return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    return found.wasInterrupted();
+  };
   for (Operation &op : llvm::make_early_inc_range(block)) {
     if (auto constant = dyn_cast<onnx::ConstantOp>(op)) {
       builder.setInsertionPoint(constant);
@@ -643,11 +663,24 @@ onnx::NodeOp convertOps(OpBuilder &builder, Block &block,
       constant.replaceAllUsesWith(c);
       constant.erase();
     } else if (auto node = dyn_cast<onnx::NodeOp>(op)) {
-      if (failed(convertNode(builder, node, demoted)))
-        return node;
+      if (failures && usesUnavailable(node)) {
+        unavailable.insert(node->result_begin(), node->result_end());
+        continue;
+      }
+      if (failed(convertNode(builder, node, demoted))) {
+        if (!first)
+          first = node;
+        unavailable.insert(node->result_begin(), node->result_end());
+        if (++failures == maxFailures) {
+          if (maxFailures > 1)
+            node.emitError() << "stopping after " << maxFailures
+                             << " nodes that cannot be legalized";
+          return first;
+        }
+      }
     }
   }
-  return {};
+  return first;
 }
 
 /// Appends the tensors of graph output `v` (a sequence, an optional or a
@@ -792,7 +825,7 @@ LogicalResult convertFunction(func::FuncOp func) {
     entryOf[demoted] = arg;
   }
 
-  if (convertOps(builder, body, demoted))
+  if (convertOps(builder, body, demoted, kMaxReportedNodes))
     return failure();
   if (failed(expandSequenceOutputs(func, declaredResults)))
     return failure();

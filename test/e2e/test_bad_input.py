@@ -392,3 +392,26 @@ def test_attribute_of_the_wrong_type(compile_tool, tmp_path, op, attr, value,
     assert_mentions(proc, word("the_node"), "the node")
     assert_mentions(proc, rf"attribute '{attr}' must be {want}, but the model "
                     rf"gives {given}", "the attribute and both types")
+
+
+def test_every_unsupported_node_in_one_run(compile_tool, tmp_path):
+    """Three unsupported nodes on their own paths are all reported by one
+    compile; a node that only uses what one of them computes is not (its
+    error would repeat the first)."""
+    g = Graph("several_unsupported")
+    x = g.input("x", [3, 4])
+    idx = g.node("NonZero", [x], name="find_nonzero")
+    g.node("Cast", [idx], name="uses_nonzero", to=TensorProto.FLOAT)
+    g.node("Frobnicate", [x], name="frob_node", domain="com.example")
+    g.node("Unique", [x], outputs=["u"], name="unique_node")
+    g.output(g.node("Relu", [x], outputs=["y"], name="fine_relu"))
+    model = g.model(extra_opsets=[("com.example", 1)], check=False)
+    path = tmp_path / "model.onnx"
+    onnx.save_model(model, path)
+    proc = compile_expect_error(compile_tool, path, tmp_path)
+    errors = [l for l in proc.stderr.splitlines() if ": error: " in l]
+    for node in ("find_nonzero", "frob_node", "unique_node"):
+        assert sum(f"node '{node}'" in l for l in errors) == 1, (
+            f"{node} not reported once{S.describe(proc)}")
+    assert not any("uses_nonzero" in l or "fine_relu" in l for l in errors), (
+        S.describe(proc))

@@ -237,12 +237,25 @@ FailureOr<Type> Importer::valueInfoType(const pb::ValueInfoProto &vi,
       dims.push_back(d.dim_value());
       continue;
     }
+    if (d.has_dim_param()) {
+      auto bound = options.dimValues.find(d.dim_param());
+      if (bound != options.dimValues.end()) {
+        dims.push_back(bound->second);
+        continue;
+      }
+    }
     if (isInput) {
-      std::string sym = d.has_dim_param() ? "'" + d.dim_param() + "'" : "?";
-      (void)fail("graph input '" + vi.name() + "' has symbolic dimension " +
-                 sym + " at axis " + llvm::Twine(i) +
-                 "; fix its shape with --input-shape " + vi.name() +
-                 "=DIMxDIMx...");
+      if (d.has_dim_param())
+        (void)fail("graph input '" + vi.name() + "' has symbolic dimension '" +
+                   d.dim_param() + "' at axis " + llvm::Twine(i) +
+                   "; give it values with --dim " + d.dim_param() +
+                   "=V[,V...], or fix the input's shape with --input-shape " +
+                   vi.name() + "=DIMxDIMx...");
+      else
+        (void)fail("graph input '" + vi.name() +
+                   "' has an unknown dimension at axis " + llvm::Twine(i) +
+                   "; fix its shape with --input-shape " + vi.name() +
+                   "=DIMxDIMx...");
       return failure();
     }
     dims.push_back(ShapedType::kDynamic);

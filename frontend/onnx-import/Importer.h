@@ -23,6 +23,9 @@ struct ImportOptions {
   /// Shapes that replace the declared shape of graph inputs (needed for
   /// symbolic dimensions such as "batch"): input name → dimensions.
   llvm::StringMap<std::vector<int64_t>> inputShapes;
+  /// Values of symbolic dimensions (--dim NAME=V): every dimension the
+  /// model names NAME, in graph inputs, outputs and value_info, is V.
+  llvm::StringMap<int64_t> dimValues;
   /// Graph inputs replaced by constants: the model is compiled for this one
   /// value (inputs TOSA needs at compile time, such as axes or pads, that
   /// the model passes at run time). They leave the function signature.

@@ -13,6 +13,8 @@
 #include "file_io.h"
 
 #include <cerrno>
+#include <map>
+#include <optional>
 #include <cstdio>
 #include <cstring>
 
@@ -279,19 +281,31 @@ constexpr size_t kMinBindingBytes = 8 + 4 + 8 + 4;
 constexpr size_t kMinModuleBytes = 8 + 8;
 constexpr size_t kMinLaunchBytes = 4 + 8 + 24 + 8;
 
-bool parse(Reader &r, uint32_t version, Artifact &a) {
-  uint32_t target = r.u32("target");
-  if (r.ok() && target != static_cast<uint32_t>(Target::Cuda) &&
-      target != static_cast<uint32_t>(Target::Vulkan))
-    r.fail("target", "unknown target " + std::to_string(target));
-  a.target = static_cast<Target>(target);
-  r.str("model name", a.modelName);
+/// On disk only: a constant of a shape variant whose bytes are those of a
+/// constant of the artifact's first program, stored once (u64 index of
+/// that buffer instead of the bytes).
+constexpr uint32_t kBaseConstant = 4;
 
+/// The parts of one program (the artifact's, or a shape variant's). A
+/// variant's buffers of kind kBaseConstant are copies of `base`'s.
+void parseProgram(Reader &r, uint32_t version, Artifact &a,
+                  const Artifact *base) {
   uint64_t n = r.count("buffer list", kMinBufferBytes);
   a.buffers.resize(n);
   for (uint64_t i = 0; i < n && r.ok(); ++i) {
     Buffer &b = a.buffers[i];
     uint32_t kind = r.u32("buffer kind");
+    if (r.ok() && kind == kBaseConstant && base) {
+      uint64_t k = r.u64("shared constant");
+      if (r.ok() && (k >= base->buffers.size() ||
+                     base->buffers[k].kind != BufferKind::Constant))
+        r.fail("shared constant", "buffer " + std::to_string(i) +
+                                      " refers to " + std::to_string(k) +
+                                      ", which is not a constant");
+      if (r.ok())
+        b = base->buffers[k];
+      continue;
+    }
     if (r.ok() && (kind < 1 || kind > 3))
       r.fail("buffer kind", "unknown kind " + std::to_string(kind) +
                                 " for buffer " + std::to_string(i));
@@ -344,8 +358,27 @@ bool parse(Reader &r, uint32_t version, Artifact &a) {
     readTensorDecl(r, "frozen input", f.name, f.dtype, f.shape);
     r.blob("frozen input data", f.data);
   }
+}
+
+bool parse(Reader &r, uint32_t version, Artifact &a) {
+  uint32_t target = r.u32("target");
+  if (r.ok() && target != static_cast<uint32_t>(Target::Cuda) &&
+      target != static_cast<uint32_t>(Target::Vulkan))
+    r.fail("target", "unknown target " + std::to_string(target));
+  a.target = static_cast<Target>(target);
+  r.str("model name", a.modelName);
+  parseProgram(r, version, a, nullptr);
 
   if (version >= 5) {
+    // A variant takes at least its five list counts.
+    uint64_t n = r.count("shape variant list", 5 * 8);
+    a.variants.resize(n);
+    for (uint64_t i = 0; i < n && r.ok(); ++i) {
+      Artifact &v = a.variants[i];
+      v.target = a.target;
+      v.modelName = a.modelName;
+      parseProgram(r, version, v, &a);
+    }
     r.str("producer", a.provenance.producer);
     r.str("chip", a.provenance.chip);
     r.str("compile options", a.provenance.options);
@@ -358,16 +391,34 @@ bool parse(Reader &r, uint32_t version, Artifact &a) {
   return r.ok();
 }
 
-} // namespace
-
-std::vector<uint8_t> serializeArtifact(const Artifact &a) {
-  Writer w;
-  w.bytes(kMagic, sizeof(kMagic));
-  w.u32(kArtifactVersion);
-  w.u32(static_cast<uint32_t>(a.target));
-  w.str(a.modelName);
+/// The counterpart of parseProgram. A variant's constants equal to one of
+/// `base`'s are written as references to it.
+void writeProgram(Writer &w, const Artifact &a, const Artifact *base) {
+  std::multimap<std::pair<uint64_t, uint64_t>, size_t> baseConstants;
+  if (base)
+    for (size_t k = 0; k < base->buffers.size(); ++k) {
+      const Buffer &b = base->buffers[k];
+      if (b.kind == BufferKind::Constant)
+        baseConstants.insert(
+            {{b.sizeBytes, checksum(b.data.data(), b.data.size())}, k});
+    }
+  auto sameAsBase = [&](const Buffer &b) -> std::optional<size_t> {
+    if (b.kind != BufferKind::Constant || baseConstants.empty())
+      return std::nullopt;
+    auto [first, last] = baseConstants.equal_range(
+        {b.sizeBytes, checksum(b.data.data(), b.data.size())});
+    for (auto it = first; it != last; ++it)
+      if (base->buffers[it->second].data == b.data)
+        return it->second;
+    return std::nullopt;
+  };
   w.u64(a.buffers.size());
   for (const Buffer &b : a.buffers) {
+    if (std::optional<size_t> k = sameAsBase(b)) {
+      w.u32(kBaseConstant);
+      w.u64(*k);
+      continue;
+    }
     w.u32(static_cast<uint32_t>(b.kind));
     w.u64(b.sizeBytes);
     w.blob(b.data.data(), b.data.size());
@@ -402,6 +453,20 @@ std::vector<uint8_t> serializeArtifact(const Artifact &a) {
     writeTensorDecl(w, f.name, f.dtype, f.shape);
     w.blob(f.data.data(), f.data.size());
   }
+}
+
+} // namespace
+
+std::vector<uint8_t> serializeArtifact(const Artifact &a) {
+  Writer w;
+  w.bytes(kMagic, sizeof(kMagic));
+  w.u32(kArtifactVersion);
+  w.u32(static_cast<uint32_t>(a.target));
+  w.str(a.modelName);
+  writeProgram(w, a, nullptr);
+  w.u64(a.variants.size());
+  for (const Artifact &v : a.variants)
+    writeProgram(w, v, &a);
   w.str(a.provenance.producer);
   w.str(a.provenance.chip);
   w.str(a.provenance.options);

@@ -459,13 +459,47 @@ TEST_F(ImportTest, SymbolicDimsWithoutOverrideNameInputAndDim) {
   EXPECT_NE(err.find("--input-shape images="), std::string::npos) << err;
 }
 
+TEST_F(ImportTest, SymbolicDimGetsItsValueEverywhere) {
+  // --dim N=5: the input, the output and an intermediate's value_info that
+  // name N all get 5.
+  pb::ModelProto m = makeModel();
+  auto &g = *m.mutable_graph();
+  pb::ValueInfoProto *x = addInput(g, "x", TP::FLOAT, {1, 3});
+  x->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0)
+      ->set_dim_param("N");
+  addNode(g, "Relu", {"x"}, {"r"}, "relu");
+  addNode(g, "Neg", {"r"}, {"y"}, "neg");
+  pb::ValueInfoProto *r = addValueInfo(g, "r", TP::FLOAT, {1, 3});
+  r->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0)
+      ->set_dim_param("N");
+  pb::ValueInfoProto *y = addOutput(g, "y", TP::FLOAT, {1, 3});
+  y->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0)
+      ->set_dim_param("N");
+  std::string err = importError(m);
+  EXPECT_NE(err.find("graph input 'x' has symbolic dimension 'N' at axis 0; "
+                     "give it values with --dim N=V[,V...]"),
+            std::string::npos)
+      << err;
+  ImportOptions opts;
+  opts.dimValues["N"] = 5;
+  auto module = import(m, opts);
+  ASSERT_TRUE(module);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module->print(os);
+  EXPECT_NE(text.find("(tensor<5x3xf32>) -> tensor<5x3xf32>"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("?x3"), std::string::npos) << text;
+}
+
 TEST_F(ImportTest, UnknownDimWithoutParamIsReportedToo) {
   pb::ModelProto m = makeModel();
   auto &g = *m.mutable_graph();
   addInput(g, "x", TP::FLOAT, {1, -1}); // neither value nor param
   addOutput(g, "x", TP::FLOAT, {1, -1});
   std::string err = importError(m);
-  EXPECT_NE(err.find("graph input 'x' has symbolic dimension ? at axis 1"),
+  EXPECT_NE(err.find("graph input 'x' has an unknown dimension at axis 1"),
             std::string::npos)
       << err;
 }

@@ -88,8 +88,9 @@ TEST_F(ImportTest, SequenceElementNeedsAShape) {
   ImportOptions opts;
   opts.sequenceLengths["s"] = 1;
   EXPECT_EQ(importError(m, opts),
-            "graph input 's.0' has symbolic dimension 'N' at axis 0; fix its "
-            "shape with --input-shape s.0=DIMxDIMx...");
+            "graph input 's.0' has symbolic dimension 'N' at axis 0; give it "
+            "values with --dim N=V[,V...], or fix the input's shape with "
+            "--input-shape s.0=DIMxDIMx...");
 }
 
 TEST_F(ImportTest, SequenceLengthMustNameASequence) {

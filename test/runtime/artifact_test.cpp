@@ -207,12 +207,13 @@ TEST(Artifact, ReadsVersions2To4) {
                              0xad, 0xde, 0x0d, 0xf0, 0xad, 0x0b};
   for (uint8_t version : {2, 3, 4}) {
     std::vector<uint8_t> bytes = serializeArtifact(a);
-    // The provenance, three empty strings, and the checksum at the end.
-    ASSERT_GT(bytes.size(), 32u);
+    // No variants, the provenance (three empty strings) and the checksum
+    // at the end.
+    ASSERT_GT(bytes.size(), 40u);
     bytes.resize(bytes.size() - 8);
-    ASSERT_TRUE(std::all_of(bytes.end() - 24, bytes.end(),
+    ASSERT_TRUE(std::all_of(bytes.end() - 32, bytes.end(),
                             [](uint8_t b) { return b == 0; }));
-    bytes.resize(bytes.size() - 24);
+    bytes.resize(bytes.size() - 32);
     auto at = std::search(bytes.begin(), bytes.end(), std::begin(pattern),
                           std::end(pattern));
     ASSERT_NE(at, bytes.end());
@@ -232,6 +233,46 @@ TEST(Artifact, ReadsVersions2To4) {
     EXPECT_EQ(out.launches[0].flags, version == 4 ? 0x0badf00du : 0u);
     EXPECT_TRUE(out.provenance.producer.empty());
   }
+}
+
+TEST(Artifact, ShapeVariantsRoundTripWithTheirWeightsStoredOnce) {
+  Artifact a = sampleArtifact();
+  a.buffers[1].data.assign(4096, 7); // a weight worth storing once
+  a.buffers[1].sizeBytes = 4096;
+  Artifact v = sampleArtifact();
+  v.buffers[1] = a.buffers[1];       // the same weight
+  v.buffers.push_back({BufferKind::Constant, 4, {9, 9, 9, 9}}); // its own
+  v.inputs[0].shape = {5, 3};
+  v.launches[0].grid[0] = 35;
+  v.provenance = {};
+  a.variants.push_back(v);
+  std::vector<uint8_t> one = serializeArtifact(sampleArtifact());
+  std::vector<uint8_t> bytes = serializeArtifact(a);
+  Artifact out;
+  std::string error;
+  ASSERT_TRUE(parseArtifact(bytes.data(), bytes.size(), out, error)) << error;
+  ASSERT_EQ(out.variants.size(), 1u);
+  const Artifact &w = out.variants[0];
+  EXPECT_EQ(w.target, a.target);
+  EXPECT_EQ(w.inputs[0].shape, (std::vector<int64_t>{5, 3}));
+  EXPECT_EQ(w.launches[0].grid[0], 35u);
+  ASSERT_EQ(w.buffers.size(), 4u);
+  EXPECT_EQ(w.buffers[1].kind, BufferKind::Constant);
+  EXPECT_EQ(w.buffers[1].data, a.buffers[1].data);
+  EXPECT_EQ(w.buffers[3].data, (std::vector<uint8_t>{9, 9, 9, 9}));
+  EXPECT_TRUE(w.variants.empty());
+  // The 4 KiB weight is in the file once.
+  auto count = [&](const std::vector<uint8_t> &hay) {
+    size_t n = 0;
+    for (auto it = hay.begin();
+         (it = std::search(it, hay.end(), a.buffers[1].data.begin(),
+                           a.buffers[1].data.end())) != hay.end();
+         it += a.buffers[1].data.size())
+      ++n;
+    return n;
+  };
+  EXPECT_EQ(count(bytes), 1u);
+  EXPECT_LT(bytes.size(), 2 * one.size() + 4096);
 }
 
 TEST(Artifact, ChecksumFindsDamageTheStructureDoesNot) {

@@ -128,7 +128,13 @@ struct Artifact {
   std::vector<Module> modules;
   std::vector<Launch> launches;
   std::vector<FrozenInput> frozenInputs; ///< since version 2
-  Provenance provenance;                 ///< since version 5
+  /// The same model compiled for other input shapes (--dim N=1,4,8): each
+  /// a whole program (buffers, bindings, modules, launches; its target and
+  /// model name are the artifact's, it has no variants of its own). The
+  /// runtime runs the one whose input shapes are the call's. On disk their
+  /// constants equal to this program's are stored once. Since version 5.
+  std::vector<Artifact> variants;
+  Provenance provenance; ///< since version 5
 };
 
 /// Writes `a` to `path`. On failure returns false and sets `error`.

@@ -3,7 +3,9 @@
 The keyword arguments are the options of `onnx-tosa-compile` itself (read
 from its `--list-options`), spelled with underscores: one definition of each
 option serves the command line and Python. Options that take NAME=VALUE and
-may be repeated (input_shape, freeze_input, sequence_length) take a dict;
+may be repeated (input_shape, dim, freeze_input, sequence_length) take a
+dict (dim={"N": [1, 4, 8]} compiles one program per batch size into one
+artifact);
 absent_input takes a list of names; flags take True/False.
 
     onnx_tosa.compile("m.onnx", target="vulkan", precision="fp16",
@@ -90,6 +92,8 @@ def _arguments(options, work):
                 for name, v in value.items():
                     if key == "input_shape":
                         v = _shape(v)
+                    elif key == "dim" and isinstance(v, (list, tuple, range)):
+                        v = ",".join(str(int(d)) for d in v)
                     elif key == "freeze_input" and not isinstance(v, (str, Path)):
                         v = _npy(v, work)
                     args.append(f"{flag}={name}={v}")

@@ -7,6 +7,7 @@ session at a time). Sessions on one device run concurrently, and share
 their weights: sessions of one process opened with the same device name
 use one device, on which equal weights are uploaded once.
 """
+import copy
 import ctypes
 import os
 import tempfile
@@ -126,20 +127,40 @@ class InferenceSession:
                                         ctypes.byref(handle)))
         self._handle = handle
         L = lib()
-        self._inputs = self._infos(L.ot_session_input_count,
-                                   L.ot_session_input_info)
-        self._outputs = self._infos(L.ot_session_output_count,
-                                    L.ot_session_output_info)
+        # One (inputs, outputs) per shape variant (--dim); one without.
+        self._variants = [
+            (self._infos(v, L.ot_session_input_count(handle),
+                         L.ot_session_variant_input_info),
+             self._infos(v, L.ot_session_output_count(handle),
+                         L.ot_session_variant_output_info))
+            for v in range(L.ot_session_variant_count(handle))]
+        self._inputs = _merged(a for a, _ in self._variants)
+        self._outputs = _merged(b for _, b in self._variants)
         self._input_index = {a.name: i for i, a in enumerate(self._inputs)}
         self._output_index = {a.name: i for i, a in enumerate(self._outputs)}
 
-    def _infos(self, count, get):
+    def _infos(self, variant, count, get):
         infos = []
-        for i in range(count(self._handle)):
+        for i in range(count):
             info = _capi.TensorInfo()
-            check(get(self._handle, i, ctypes.byref(info)))
+            check(get(self._handle, variant, i, ctypes.byref(info)))
             infos.append(NodeArg(info))
         return infos
+
+    def shape_variants(self):
+        """The input shapes of each program the artifact holds (--dim), as
+        [{name: shape}]; one entry for an artifact without variants."""
+        return [{a.name: a.shape for a in inputs}
+                for inputs, _ in self._variants]
+
+    def _outputs_for(self, feeds):
+        """The outputs (NodeArgs) of the variant the feeds' shapes select;
+        variant 0's when none matches (its run reports the shapes)."""
+        for inputs, outputs in self._variants:
+            if all(tuple(a.shape) == tuple(feeds[a.name].shape)
+                   for a in inputs if a.name in feeds):
+                return outputs
+        return self._variants[0][1]
 
     # onnxruntime's interface ---------------------------------------------
     def get_inputs(self):
@@ -164,8 +185,12 @@ class InferenceSession:
         outputs named in `output_names` (None: all) as numpy arrays, in that
         order. A wrong input name, shape or dtype raises InvalidArgument
         (a ValueError) naming the input and what was expected."""
+        arrays = {name: _as_array(name, value)
+                  for name, value in input_feed.items()}
+        outputs_of_variant = self._outputs_for(arrays) \
+            if len(self._variants) > 1 else self._variants[0][1]
         if output_names is None:
-            wanted = self._outputs
+            wanted = outputs_of_variant
         else:
             wanted = []
             for name in output_names:
@@ -174,11 +199,10 @@ class InferenceSession:
                         f"unknown output {name!r}; the model's outputs are "
                         + ", ".join(a.name for a in self._outputs),
                         "INVALID_ARGUMENT")
-                wanted.append(self._outputs[self._output_index[name]])
+                wanted.append(outputs_of_variant[self._output_index[name]])
         keep = []  # arrays and shapes the C structs point into
-        inputs = (_capi.HostTensor * len(input_feed))()
-        for slot, (name, value) in zip(inputs, input_feed.items()):
-            array = _as_array(name, value)
+        inputs = (_capi.HostTensor * len(arrays))()
+        for slot, (name, array) in zip(inputs, arrays.items()):
             keep.append(array)
             _fill(slot, name, array, keep)
         results = [np.empty(a.shape, a.dtype) if a.dtype is not None
@@ -249,6 +273,17 @@ class InferenceSession:
         if getattr(self, "_handle", None):
             lib().ot_session_release(self._handle)
             self._handle = None
+
+
+def _merged(variants):
+    """NodeArgs that hold for every variant: a dimension that differs
+    between them is None (as onnxruntime shows a symbolic one)."""
+    variants = list(variants)
+    merged = [copy.copy(a) for a in variants[0]]
+    for other in variants[1:]:
+        for a, b in zip(merged, other):
+            a.shape = [d if d == e else None for d, e in zip(a.shape, b.shape)]
+    return merged
 
 
 class IOBinding:

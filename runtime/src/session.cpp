@@ -98,7 +98,20 @@ struct ot_session {
   std::vector<std::unique_ptr<LaunchSequence>> singleLaunches;
   std::vector<ot_launch_profile> profile;
 
+  /// The artifact's other shape variants (Artifact::variants), each a
+  /// session of its own on the same device (their equal weights are the
+  /// device's shared constants), and the one the last run used.
+  std::vector<std::unique_ptr<ot_session>> variants;
+  ot_session *lastRun = this;
+
   Status load(const Artifact &a);
+  /// The program (this session or a variant) whose inputs have the shapes
+  /// of `in`; an error naming the shapes when none has.
+  Status select(const ot_host_tensor *in, size_t numIn, ot_session *&chosen);
+  /// This session, then its variants.
+  ot_session *program(size_t i) {
+    return i == 0 ? this : variants[i - 1].get();
+  }
   Status profileLaunches(uint32_t repetitions);
   Status run(const ot_host_tensor *in, size_t numIn, const ot_host_tensor *out,
              size_t numOut);
@@ -253,7 +266,63 @@ Status ot_session::load(const Artifact &a) {
     for (uint32_t arg : l.args)
       s.args.push_back(buffers[arg].get());
   }
-  return device->prepare(specs, sequence);
+  OT_RETURN_IF_ERROR(device->prepare(specs, sequence));
+  for (const Artifact &v : a.variants) {
+    auto variant = std::make_unique<ot_session>();
+    variant->device = device;
+    OT_RETURN_IF_ERROR(variant->load(v).withContext(
+        "shape variant " + std::to_string(variants.size() + 1)));
+    const ot_session_memory_info &m = variant->memory;
+    memory.weight_bytes += m.weight_bytes;
+    memory.input_bytes += m.input_bytes;
+    memory.intermediate_bytes += m.intermediate_bytes;
+    variants.push_back(std::move(variant));
+  }
+  return okStatus();
+}
+
+Status ot_session::select(const ot_host_tensor *in, size_t numIn,
+                          ot_session *&chosen) {
+  chosen = this;
+  if (variants.empty() || (numIn && !in))
+    return okStatus();
+  // The slot a given tensor names in program `p`; null for names it does
+  // not list (frozen or unknown: the program's run reports those).
+  auto slotOf = [](ot_session *p,
+                   const ot_host_tensor &t) -> const TensorSlot * {
+    for (const TensorSlot &slot : p->inputs)
+      if (t.name ? slot.binding.name == t.name : false)
+        return &slot;
+    return !t.name && t.index < p->inputs.size() ? &p->inputs[t.index]
+                                                 : nullptr;
+  };
+  for (size_t i = 0; i <= variants.size(); ++i) {
+    ot_session *p = program(i);
+    bool all = true;
+    for (size_t g = 0; g < numIn && all; ++g) {
+      const TensorSlot *slot = slotOf(p, in[g]);
+      all = !slot || (in[g].rank == slot->binding.shape.size() &&
+                      (in[g].rank == 0 ||
+                       (in[g].shape &&
+                        std::memcmp(in[g].shape, slot->binding.shape.data(),
+                                    in[g].rank * sizeof(int64_t)) == 0)));
+    }
+    if (all) {
+      chosen = p;
+      return okStatus();
+    }
+  }
+  std::string given, compiled;
+  for (size_t g = 0; g < numIn; ++g)
+    if (const TensorSlot *slot = slotOf(this, in[g]))
+      given += (given.empty() ? "" : ", ") + slot->binding.name + " " +
+               shapeString(in[g].shape, in[g].rank);
+  for (size_t i = 0; i <= variants.size(); ++i)
+    compiled += std::string(i ? "; " : "") + listSlots(program(i)->inputs);
+  return invalidArgument("the input shapes (" + given +
+                         ") are none of those the artifact was compiled for "
+                         "(--dim): " +
+                         compiled);
 }
 
 Status ot_session::matchTensors(const char *role,
@@ -380,6 +449,14 @@ Status ot_session::bind(const ot_host_tensor *in, size_t numIn,
 
 Status ot_session::run(const ot_host_tensor *in, size_t numIn,
                        const ot_host_tensor *out, size_t numOut) {
+  ot_session *chosen;
+  OT_RETURN_IF_ERROR(select(in, numIn, chosen));
+  lastRun = chosen;
+  if (chosen != this) {
+    Status s = chosen->run(in, numIn, out, numOut);
+    lastTiming = chosen->lastTiming;
+    return s;
+  }
   std::vector<const ot_host_tensor *> inBySlot, outBySlot;
   std::vector<ot_host_tensor> live;
   OT_RETURN_IF_ERROR(bind(in, numIn, out, numOut, inBySlot, outBySlot, live));
@@ -460,6 +537,14 @@ Status ot_session::runTensors(const ot_tensor_binding *in, size_t numIn,
   frozenValues.reserve(numIn);
   OT_RETURN_IF_ERROR(views("input", in, numIn, inViews));
   OT_RETURN_IF_ERROR(views("output", out, numOut, outViews));
+  ot_session *chosen;
+  OT_RETURN_IF_ERROR(select(inViews.data(), inViews.size(), chosen));
+  lastRun = chosen;
+  if (chosen != this) {
+    Status s = chosen->runTensors(in, numIn, out, numOut);
+    lastTiming = chosen->lastTiming;
+    return s;
+  }
   std::vector<const ot_host_tensor *> inBySlot, outBySlot;
   OT_RETURN_IF_ERROR(bind(inViews.data(), inViews.size(), outViews.data(),
                           outViews.size(), inBySlot, outBySlot, live));
@@ -677,6 +762,36 @@ ot_status ot_session_output_info(const ot_session *session, size_t index,
   });
 }
 
+size_t ot_session_variant_count(const ot_session *session) {
+  return session ? 1 + session->variants.size() : 0;
+}
+
+ot_status ot_session_variant_input_info(const ot_session *session,
+                                        size_t variant, size_t index,
+                                        ot_tensor_info *out_info) {
+  return guardedCall([&]() -> Status {
+    if (!session || variant > session->variants.size())
+      return invalidArgument("ot_session_variant_input_info: no variant " +
+                             std::to_string(variant));
+    const ot_session *p =
+        variant ? session->variants[variant - 1].get() : session;
+    return Status::adopt(ot_session_input_info(p, index, out_info));
+  });
+}
+
+ot_status ot_session_variant_output_info(const ot_session *session,
+                                         size_t variant, size_t index,
+                                         ot_tensor_info *out_info) {
+  return guardedCall([&]() -> Status {
+    if (!session || variant > session->variants.size())
+      return invalidArgument("ot_session_variant_output_info: no variant " +
+                             std::to_string(variant));
+    const ot_session *p =
+        variant ? session->variants[variant - 1].get() : session;
+    return Status::adopt(ot_session_output_info(p, index, out_info));
+  });
+}
+
 ot_status ot_session_memory(const ot_session *session,
                             ot_session_memory_info *out_info) {
   return guardedCall([&]() -> Status {
@@ -707,9 +822,11 @@ ot_status ot_session_profile(ot_session *session, uint32_t repetitions,
       return invalidArgument("ot_session_profile: repetitions must be in "
                              "1..10000, got " +
                              std::to_string(repetitions));
-    OT_RETURN_IF_ERROR(session->profileLaunches(repetitions));
-    *out_launches = session->profile.data();
-    *out_count = session->profile.size();
+    // The program the last run used (a shape variant's, if it chose one).
+    ot_session *profiled = session->lastRun;
+    OT_RETURN_IF_ERROR(profiled->profileLaunches(repetitions));
+    *out_launches = profiled->profile.data();
+    *out_count = profiled->profile.size();
     return okStatus();
   });
 }

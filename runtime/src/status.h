@@ -36,6 +36,12 @@ class [[nodiscard]] Status {
 public:
   Status() = default;
   Status(ot_status_code code, std::string message);
+  /// Takes ownership of a status a C API function returned.
+  static Status adopt(ot_status status) {
+    Status s;
+    s.impl.reset(status);
+    return s;
+  }
 
   bool ok() const { return !impl; }
   ot_status_code code() const { return impl ? impl->code : OT_STATUS_OK; }

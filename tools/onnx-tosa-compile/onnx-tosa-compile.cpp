@@ -30,6 +30,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -84,6 +85,13 @@ cl::list<std::string> inputShapes(
     "input-shape",
     cl::desc("Fix an input's shape, e.g. --input-shape x=1x3x224x224"),
     cl::value_desc("name=DxDx..."), cl::cat(category));
+cl::list<std::string> dims(
+    "dim", cl::value_desc("NAME=V[,V...]"),
+    cl::desc("Values of the symbolic dimension NAME of the model (e.g. its "
+             "batch): one program for each value, or each combination of "
+             "the values of several --dim, in one artifact that runs the "
+             "one matching its inputs' shapes"),
+    cl::cat(category));
 cl::list<std::string> freezeInputs(
     "freeze-input",
     cl::desc("Compile for one value of an input, read from a .npy file "
@@ -372,6 +380,49 @@ onnx_tosa::Provenance provenance(int argc, char **argv) {
   return p;
 }
 
+/// "N=4, S=128".
+std::string describeDims(const llvm::StringMap<int64_t> &values) {
+  std::vector<std::string> parts;
+  for (const auto &kv : values)
+    parts.push_back(kv.getKey().str() + "=" + std::to_string(kv.getValue()));
+  std::sort(parts.begin(), parts.end());
+  return parts.empty() ? "the declared shapes" : llvm::join(parts, ", ");
+}
+
+/// Every combination of the --dim values, in the order given (the first
+/// value of each first); one empty combination when there is no --dim.
+int dimCombinations(std::vector<llvm::StringMap<int64_t>> &out) {
+  out.assign(1, {});
+  for (const std::string &spec : dims) {
+    auto [name, list] = StringRef(spec).split('=');
+    llvm::SmallVector<StringRef> texts;
+    list.split(texts, ',');
+    std::vector<int64_t> values;
+    for (StringRef t : texts) {
+      int64_t v;
+      if (t.getAsInteger(10, v) || v < 1)
+        return fail("bad --dim '" + spec +
+                    "' (expected NAME=V[,V...] with values of at least 1, "
+                    "e.g. --dim N=1,4,8)");
+      if (llvm::is_contained(values, v))
+        return fail("--dim " + name + " gives " + t + " twice");
+      values.push_back(v);
+    }
+    if (name.empty() || !StringRef(spec).contains('=') || values.empty())
+      return fail("bad --dim '" + spec + "' (expected NAME=V[,V...])");
+    if (out.front().count(name))
+      return fail("--dim " + name + " is given twice");
+    std::vector<llvm::StringMap<int64_t>> next;
+    for (const llvm::StringMap<int64_t> &partial : out)
+      for (int64_t v : values) {
+        next.push_back(partial);
+        next.back()[name] = v;
+      }
+    out = std::move(next);
+  }
+  return 0;
+}
+
 /// --list-options: every named option of the tool, so that other front ends
 /// (the Python API) accept exactly the options the tool has.
 int printOptions() {
@@ -501,201 +552,236 @@ int main(int argc, char **argv) {
   Diagnostics diags(ctx);
   Progress progress;
 
-  progress.begin("import");
-  std::string error;
-  OwningOpRef<ModuleOp> module;
-  // A .mlir input resumes the pipeline from the onnx or tosa stage (whatever
-  // it holds): every --emit output of an earlier stage can be fed back.
-  bool fromMlir = StringRef(inputPath).ends_with(".mlir");
-  if (fromMlir && !(inputShapes.empty() && freezeInputs.empty() &&
-                    sequenceLengths.empty() && absentInputs.empty()))
-    return fail("--input-shape, --freeze-input, --sequence-length and "
-                "--absent-input apply to .onnx models; '" +
-                inputPath + "' is already imported");
-  if (fromMlir) {
-    module = parseSourceFile<ModuleOp>(inputPath.getValue(), &ctx);
-    if (!module) {
-      diags.report("import");
-      return fail("import: cannot parse '" + inputPath + "'");
+  // One program per combination of the --dim values (one when none is
+  // given), each compiled through every stage; the first is the artifact's
+  // and the others its shape variants.
+  auto compileProgram = [&](const onnx_tosa::ImportOptions &importOptions,
+                            onnx_tosa::Artifact &artifact,
+                            bool &emitted) -> int {
+    progress.begin("import");
+    std::string error;
+    OwningOpRef<ModuleOp> module;
+    // A .mlir input resumes the pipeline from the onnx or tosa stage (whatever
+    // it holds): every --emit output of an earlier stage can be fed back.
+    bool fromMlir = StringRef(inputPath).ends_with(".mlir");
+    if (fromMlir && !(inputShapes.empty() && freezeInputs.empty() &&
+                      sequenceLengths.empty() && absentInputs.empty() &&
+                      dims.empty()))
+      return fail("--input-shape, --dim, --freeze-input, --sequence-length "
+                  "and --absent-input apply to .onnx models; '" +
+                  inputPath + "' is already imported");
+    if (fromMlir) {
+      module = parseSourceFile<ModuleOp>(inputPath.getValue(), &ctx);
+      if (!module) {
+        diags.report("import");
+        return fail("import: cannot parse '" + inputPath + "'");
+      }
+    } else {
+      module = onnx_tosa::importOnnxModel(ctx, inputPath, importOptions, error);
     }
-  } else {
-    module = onnx_tosa::importOnnxModel(ctx, inputPath, importOptions, error);
-  }
-  if (!module)
-    return fail("import: " + error);
-  bool hasOnnx = false, hasGpu = false;
-  module->walk([&](Operation *op) {
-    StringRef ns = op->getDialect() ? op->getDialect()->getNamespace() : "";
-    hasOnnx |= ns == "onnx";
-    hasGpu |= ns == "gpu";
-  });
-  // The gpu stage's host code cannot be lowered again; what precedes it can.
-  if (hasGpu)
-    return fail("'" + inputPath +
-                "' is at the gpu stage, which cannot be resumed; feed back "
-                "the onnx, tosa or linalg stage (--emit=onnx|tosa|linalg)");
-  if (failed(module->verify()) || diags.report("import"))
-    return fail("import: the imported module is invalid");
-  progress.end();
-  auto print = [&](llvm::raw_ostream &os) { module->print(os); };
-  if (emit == Emit::Onnx)
-    return writeText(print);
+    if (!module)
+      return fail("import: " + error);
+    bool hasOnnx = false, hasGpu = false;
+    module->walk([&](Operation *op) {
+      StringRef ns = op->getDialect() ? op->getDialect()->getNamespace() : "";
+      hasOnnx |= ns == "onnx";
+      hasGpu |= ns == "gpu";
+    });
+    // The gpu stage's host code cannot be lowered again; what precedes it can.
+    if (hasGpu)
+      return fail("'" + inputPath +
+                  "' is at the gpu stage, which cannot be resumed; feed back "
+                  "the onnx, tosa or linalg stage (--emit=onnx|tosa|linalg)");
+    if (failed(module->verify()) || diags.report("import"))
+      return fail("import: the imported module is invalid");
+    progress.end();
+    auto print = [&](llvm::raw_ostream &os) { module->print(os); };
+    if (emit == Emit::Onnx)
+      return emitted = true, writeText(print);
 
-  if (hasOnnx || !fromMlir)
-    if (int rc = runPasses(
-            *module, diags, progress, "legalization", [](OpPassManager &pm) {
-              pm.addPass(onnx_tosa::createConvertOnnxToTosaPass());
-              onnx_tosa::addPassPipeline(
-                  pm, "canonicalize,tosa-attach-target{profiles="
-                      "pro_int,pro_fp level=none},tosa-validate");
-            }))
-      return rc;
-  if (precision == Precision::Fp16 || precision == Precision::Bf16)
-    if (int rc = runPasses(
-            *module, diags, progress, "precision", [](OpPassManager &pm) {
-              bool bf16 = precision == Precision::Bf16;
-              pm.addNestedPass<func::FuncOp>(
-                  onnx_tosa::createLowerPrecisionPass(bf16 ? "bf16" : "fp16"));
-              // bf16 is TOSA's EXT-BF16 extension.
-              onnx_tosa::addPassPipeline(
-                  pm, bf16 ? "canonicalize,tosa-attach-target{profiles="
-                             "pro_int,pro_fp extensions=bf16 level=none},"
-                             "tosa-validate"
-                           : "canonicalize,tosa-attach-target{profiles="
-                             "pro_int,pro_fp level=none},tosa-validate");
-            }))
-      return rc;
-  // The target environment only served tosa-validate; LLVM 22 prints it in a
-  // form its own parser rejects, and --emit=tosa output must read back in.
-  (*module)->removeAttr("tosa.target_env");
-  if (emit == Emit::Tosa)
-    return writeText(print);
+    if (hasOnnx || !fromMlir)
+      if (int rc = runPasses(
+              *module, diags, progress, "legalization", [](OpPassManager &pm) {
+                pm.addPass(onnx_tosa::createConvertOnnxToTosaPass());
+                onnx_tosa::addPassPipeline(
+                    pm, "canonicalize,tosa-attach-target{profiles="
+                        "pro_int,pro_fp level=none},tosa-validate");
+              }))
+        return rc;
+    if (precision == Precision::Fp16 || precision == Precision::Bf16)
+      if (int rc = runPasses(
+              *module, diags, progress, "precision", [](OpPassManager &pm) {
+                bool bf16 = precision == Precision::Bf16;
+                pm.addNestedPass<func::FuncOp>(
+                    onnx_tosa::createLowerPrecisionPass(bf16 ? "bf16" : "fp16"));
+                // bf16 is TOSA's EXT-BF16 extension.
+                onnx_tosa::addPassPipeline(
+                    pm, bf16 ? "canonicalize,tosa-attach-target{profiles="
+                               "pro_int,pro_fp extensions=bf16 level=none},"
+                               "tosa-validate"
+                             : "canonicalize,tosa-attach-target{profiles="
+                               "pro_int,pro_fp level=none},tosa-validate");
+              }))
+        return rc;
+    // The target environment only served tosa-validate; LLVM 22 prints it in a
+    // form its own parser rejects, and --emit=tosa output must read back in.
+    (*module)->removeAttr("tosa.target_env");
+    if (emit == Emit::Tosa)
+      return emitted = true, writeText(print);
 
-  onnx_tosa::GpuPipelineOptions gpuOptions;
-  gpuOptions.blockSize = blockSize;
-  gpuOptions.tensorCores = tensorCores && target == onnx_tosa::Target::Cuda;
-  gpuOptions.tf32 = precision == Precision::Tf32;
-  gpuOptions.simtGemm = simtGemm;
-  gpuOptions.gemmTiling = gemmTiling;
-  gpuOptions.gemmStages = gemmStages;
-  gpuOptions.gemmPrefetch = gemmPrefetch;
-  gpuOptions.warpgroupMma =
-      warpgroupMma && target == onnx_tosa::Target::Cuda && chip == "sm_90a";
-  gpuOptions.fusedAttention = fusedAttention;
-  using onnx_tosa::AsyncCopies;
-  gpuOptions.gemmAsyncCopies =
-      target != onnx_tosa::Target::Cuda ? AsyncCopies::None
-      : gemmAsyncCopies == AsyncCopiesFlag::None ? AsyncCopies::None
-      : gemmAsyncCopies == AsyncCopiesFlag::All  ? AsyncCopies::All
-                                                 : AsyncCopies::Matmuls;
-  gpuOptions.spirvGemmTilings =
-      vulkanGemmTilings && target == onnx_tosa::Target::Vulkan;
-  gpuOptions.vectorWidth = vectorWidth;
-  gpuOptions.subgroupReduce = subgroupReduce;
-  // A CUDA warp is 32 lanes; a Vulkan device picks its subgroup size.
-  gpuOptions.subgroupSize = target == onnx_tosa::Target::Cuda ? 32 : 0;
-  if (int rc = runPasses(*module, diags, progress, "lowering",
-                         [&](OpPassManager &pm) {
-                           onnx_tosa::buildTosaToLinalgPipeline(pm,
-                                                                gpuOptions);
-                         }))
-    return rc;
-  if (emit == Emit::Linalg)
-    return writeText(print);
-
-  if (int rc = runPasses(*module, diags, progress, "lowering",
-                         [&](OpPassManager &pm) {
-                           onnx_tosa::buildLinalgToGpuPipeline(pm, gpuOptions);
-                         }))
-    return rc;
-  if (emit == Emit::Gpu)
-    return writeText(print);
-
-  std::map<std::string, std::vector<uint8_t>> kernels;
-  if (target == onnx_tosa::Target::Cuda) {
-    onnx_tosa::NvptxOptions nv;
-    nv.chip = chip;
-    nv.gridDependencyControl = gridDependencyControl;
-    nv.launchDependents = launchDependents;
-    nv.libdevice = onnx_tosa::findLibdevice(cudaPath);
-    std::string toolkit = onnx_tosa::findCudaToolkitWithPtxas(cudaPath);
-    if (cudaFormat == CudaFormat::Cubin && toolkit.empty())
-      return fail("--cuda-format=cubin needs ptxas (CUDA toolkit); pass "
-                  "--cuda-path or put ptxas on PATH");
-    nv.cubin =
-        emit != Emit::Ptx && cudaFormat != CudaFormat::Ptx && !toolkit.empty();
-    // MLIR's NVVM target looks for ptxas under $CUDA_ROOT.
-    if (nv.cubin)
-      ::setenv("CUDA_ROOT", toolkit.c_str(), /*overwrite=*/1);
-    if (int rc = runPasses(*module, diags, progress, "codegen",
+    onnx_tosa::GpuPipelineOptions gpuOptions;
+    gpuOptions.blockSize = blockSize;
+    gpuOptions.tensorCores = tensorCores && target == onnx_tosa::Target::Cuda;
+    gpuOptions.tf32 = precision == Precision::Tf32;
+    gpuOptions.simtGemm = simtGemm;
+    gpuOptions.gemmTiling = gemmTiling;
+    gpuOptions.gemmStages = gemmStages;
+    gpuOptions.gemmPrefetch = gemmPrefetch;
+    gpuOptions.warpgroupMma =
+        warpgroupMma && target == onnx_tosa::Target::Cuda && chip == "sm_90a";
+    gpuOptions.fusedAttention = fusedAttention;
+    using onnx_tosa::AsyncCopies;
+    gpuOptions.gemmAsyncCopies =
+        target != onnx_tosa::Target::Cuda ? AsyncCopies::None
+        : gemmAsyncCopies == AsyncCopiesFlag::None ? AsyncCopies::None
+        : gemmAsyncCopies == AsyncCopiesFlag::All  ? AsyncCopies::All
+                                                   : AsyncCopies::Matmuls;
+    gpuOptions.spirvGemmTilings =
+        vulkanGemmTilings && target == onnx_tosa::Target::Vulkan;
+    gpuOptions.vectorWidth = vectorWidth;
+    gpuOptions.subgroupReduce = subgroupReduce;
+    // A CUDA warp is 32 lanes; a Vulkan device picks its subgroup size.
+    gpuOptions.subgroupSize = target == onnx_tosa::Target::Cuda ? 32 : 0;
+    if (int rc = runPasses(*module, diags, progress, "lowering",
                            [&](OpPassManager &pm) {
-                             onnx_tosa::buildGpuToPtxPipeline(pm, nv);
+                             onnx_tosa::buildTosaToLinalgPipeline(pm,
+                                                                  gpuOptions);
                            }))
       return rc;
-    std::vector<std::pair<std::string, std::string>> ptx;
-    if (failed(onnx_tosa::collectPtx(*module, ptx)))
-      return diags.report("codegen") | 1;
-    if (emit == Emit::Ptx)
-      return writeText([&](llvm::raw_ostream &os) {
-        for (auto &[name, text] : ptx)
-          os << "// ---- module " << name << "\n" << text.c_str() << "\n";
-      });
-    for (auto &[name, text] : ptx) {
-      std::vector<uint8_t> bytes(text.begin(), text.end());
-      if (!nv.cubin && (bytes.empty() || bytes.back() != 0))
-        bytes.push_back(0); // the driver wants NUL-terminated PTX
-      kernels[name] = std::move(bytes);
-    }
-    if (int rc = writeKernelFiles(kernels, nv.cubin ? ".cubin" : ".ptx"))
-      return rc;
-  } else {
-    if (int rc = runPasses(*module, diags, progress, "codegen",
-                           onnx_tosa::buildGpuToSpirvPipeline))
-      return rc;
-    if (emit == Emit::Spirv)
-      return writeText([&](llvm::raw_ostream &os) {
-        for (auto spv : module->getOps<spirv::ModuleOp>())
-          os << spv << "\n";
-      });
-    std::vector<std::pair<std::string, std::vector<uint32_t>>> spv;
-    if (failed(onnx_tosa::collectSpirv(*module, spv)))
-      return diags.report("codegen") | 1;
-    for (auto &[name, words] : spv) {
-      std::vector<uint8_t> bytes(words.size() * 4);
-      std::memcpy(bytes.data(), words.data(), bytes.size());
-      kernels[name] = std::move(bytes);
-    }
-    if (int rc = writeKernelFiles(kernels, ".spv"))
-      return rc;
-  }
+    if (emit == Emit::Linalg)
+      return emitted = true, writeText(print);
 
-  progress.begin("artifact");
+    if (int rc = runPasses(*module, diags, progress, "lowering",
+                           [&](OpPassManager &pm) {
+                             onnx_tosa::buildLinalgToGpuPipeline(pm, gpuOptions);
+                           }))
+      return rc;
+    if (emit == Emit::Gpu)
+      return emitted = true, writeText(print);
+
+    std::map<std::string, std::vector<uint8_t>> kernels;
+    if (target == onnx_tosa::Target::Cuda) {
+      onnx_tosa::NvptxOptions nv;
+      nv.chip = chip;
+      nv.gridDependencyControl = gridDependencyControl;
+      nv.launchDependents = launchDependents;
+      nv.libdevice = onnx_tosa::findLibdevice(cudaPath);
+      std::string toolkit = onnx_tosa::findCudaToolkitWithPtxas(cudaPath);
+      if (cudaFormat == CudaFormat::Cubin && toolkit.empty())
+        return fail("--cuda-format=cubin needs ptxas (CUDA toolkit); pass "
+                    "--cuda-path or put ptxas on PATH");
+      nv.cubin =
+          emit != Emit::Ptx && cudaFormat != CudaFormat::Ptx && !toolkit.empty();
+      // MLIR's NVVM target looks for ptxas under $CUDA_ROOT.
+      if (nv.cubin)
+        ::setenv("CUDA_ROOT", toolkit.c_str(), /*overwrite=*/1);
+      if (int rc = runPasses(*module, diags, progress, "codegen",
+                             [&](OpPassManager &pm) {
+                               onnx_tosa::buildGpuToPtxPipeline(pm, nv);
+                             }))
+        return rc;
+      std::vector<std::pair<std::string, std::string>> ptx;
+      if (failed(onnx_tosa::collectPtx(*module, ptx)))
+        return diags.report("codegen") | 1;
+      if (emit == Emit::Ptx)
+        return emitted = true, writeText([&](llvm::raw_ostream &os) {
+          for (auto &[name, text] : ptx)
+            os << "// ---- module " << name << "\n" << text.c_str() << "\n";
+        });
+      for (auto &[name, text] : ptx) {
+        std::vector<uint8_t> bytes(text.begin(), text.end());
+        if (!nv.cubin && (bytes.empty() || bytes.back() != 0))
+          bytes.push_back(0); // the driver wants NUL-terminated PTX
+        kernels[name] = std::move(bytes);
+      }
+      if (int rc = writeKernelFiles(kernels, nv.cubin ? ".cubin" : ".ptx"))
+        return rc;
+    } else {
+      if (int rc = runPasses(*module, diags, progress, "codegen",
+                             onnx_tosa::buildGpuToSpirvPipeline))
+        return rc;
+      if (emit == Emit::Spirv)
+        return emitted = true, writeText([&](llvm::raw_ostream &os) {
+          for (auto spv : module->getOps<spirv::ModuleOp>())
+            os << spv << "\n";
+        });
+      std::vector<std::pair<std::string, std::vector<uint32_t>>> spv;
+      if (failed(onnx_tosa::collectSpirv(*module, spv)))
+        return diags.report("codegen") | 1;
+      for (auto &[name, words] : spv) {
+        std::vector<uint8_t> bytes(words.size() * 4);
+        std::memcpy(bytes.data(), words.data(), bytes.size());
+        kernels[name] = std::move(bytes);
+      }
+      if (int rc = writeKernelFiles(kernels, ".spv"))
+        return rc;
+    }
+
+    progress.begin("artifact");
+    // The graph's own name where the model gives one, else the file's.
+    if (auto name = (*module)->getAttrOfType<StringAttr>("onnx.graph_name"))
+      artifact.modelName = name.str();
+    else
+      artifact.modelName = llvm::sys::path::stem(inputPath).str();
+    if (failed(onnx_tosa::exportArtifact(*module, target, kernels, artifact)))
+      return diags.report("artifact") | 1;
+    // The artifact refuses any other value for a frozen input.
+    for (const auto &kv : importOptions.frozenInputs) {
+      const onnx_tosa::FrozenValue &v = kv.getValue();
+      artifact.frozenInputs.push_back(
+          {kv.getKey().str(), static_cast<onnx_tosa::DType>(v.dataType), v.shape,
+           std::vector<uint8_t>(v.bytes.begin(), v.bytes.end())});
+    }
+    onnx_tosa::MemoryPlanStats plan = onnx_tosa::planMemory(artifact);
+    if (verbose)
+      llvm::errs() << kTool << ": memory plan: " << plan.buffersBefore
+                   << " intermediate buffers (" << plan.bytesBefore
+                   << " bytes) -> " << plan.buffersAfter << " ("
+                   << plan.bytesAfter << " bytes)\n";
+    return 0;
+  };
+
+  std::vector<llvm::StringMap<int64_t>> combinations;
+  if (int rc = dimCombinations(combinations))
+    return rc;
+  if (combinations.size() > 1 && emit != Emit::Artifact)
+    return fail("--emit prints one program; give each --dim one value");
   onnx_tosa::Artifact artifact;
-  // The graph's own name where the model gives one, else the file's.
-  if (auto name = (*module)->getAttrOfType<StringAttr>("onnx.graph_name"))
-    artifact.modelName = name.str();
-  else
-    artifact.modelName = llvm::sys::path::stem(inputPath).str();
-  artifact.provenance = provenance(argc, argv);
-  if (failed(onnx_tosa::exportArtifact(*module, target, kernels, artifact)))
-    return diags.report("artifact") | 1;
-  // The artifact refuses any other value for a frozen input.
-  for (const auto &kv : importOptions.frozenInputs) {
-    const onnx_tosa::FrozenValue &v = kv.getValue();
-    artifact.frozenInputs.push_back(
-        {kv.getKey().str(), static_cast<onnx_tosa::DType>(v.dataType), v.shape,
-         std::vector<uint8_t>(v.bytes.begin(), v.bytes.end())});
+  for (auto [k, values] : llvm::enumerate(combinations)) {
+    onnx_tosa::ImportOptions options = importOptions;
+    options.dimValues = std::move(values);
+    std::string which = describeDims(options.dimValues);
+    if (combinations.size() > 1 && verbose)
+      llvm::errs() << kTool << ": compiling for " << which << "\n";
+    onnx_tosa::Artifact program;
+    bool emitted = false;
+    int rc = compileProgram(options, program, emitted);
+    if (rc && combinations.size() > 1)
+      llvm::errs() << kTool << ": note: the program above was for " << which
+                   << "\n";
+    if (rc || emitted)
+      return rc;
+    if (k == 0)
+      artifact = std::move(program);
+    else
+      artifact.variants.push_back(std::move(program));
   }
-  onnx_tosa::MemoryPlanStats plan = onnx_tosa::planMemory(artifact);
-  if (verbose)
-    llvm::errs() << kTool << ": memory plan: " << plan.buffersBefore
-                 << " intermediate buffers (" << plan.bytesBefore
-                 << " bytes) -> " << plan.buffersAfter << " ("
-                 << plan.bytesAfter << " bytes)\n";
+  artifact.provenance = provenance(argc, argv);
   std::string out = outputPath;
   if (out.empty())
     out = llvm::sys::path::stem(inputPath).str() +
           (target == onnx_tosa::Target::Cuda ? ".cuda" : ".vulkan") + ".otsa";
+  std::string error;
   if (!onnx_tosa::writeArtifact(artifact, out, error))
     return fail(error);
   progress.end();
@@ -707,6 +793,10 @@ int main(int argc, char **argv) {
                << (target == onnx_tosa::Target::Cuda ? "cuda" : "vulkan")
                << ", " << launches << " kernel launch"
                << (launches == 1 ? "" : "es") << ", "
+               << (artifact.variants.empty()
+                       ? ""
+                       : std::to_string(artifact.variants.size() + 1) +
+                             " shape variants, ")
                << artifact.buffers.size() << " buffers, " << constBytes
                << " bytes of weights)\n";
   return 0;

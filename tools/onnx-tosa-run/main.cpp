@@ -277,6 +277,41 @@ std::vector<std::string> outputFileNames(const std::vector<TensorInfo> &outs) {
   return names;
 }
 
+/// The shape variant (--dim) of the artifact whose inputs have the shapes
+/// of the given files; 0 for an artifact without variants or for random
+/// inputs. Shapes no variant has are an error listing those it has.
+size_t chooseVariant(const Session &session,
+                     const std::vector<std::pair<std::string, std::string>>
+                         &given) {
+  size_t count = session.variantCount();
+  if (count <= 1 || given.empty())
+    return 0;
+  std::vector<TensorRef> shapes;
+  for (const auto &[name, file] : given) {
+    NpyArray arr;
+    std::string error;
+    if (!readNpy(file, arr, error))
+      fail("input '" + name + "': " + error);
+    shapes.push_back({name, static_cast<ot_dtype>(arr.dtype), arr.shape,
+                      nullptr, 0});
+  }
+  if (std::optional<size_t> v = session.findVariant(shapes))
+    return *v;
+  std::string have, accepted;
+  for (const TensorRef &r : shapes)
+    have += (have.empty() ? "" : ", ") + r.name + " " + shapeString(r.shape);
+  for (size_t v = 0; v < count; ++v) {
+    std::string one;
+    for (const TensorInfo &info : session.inputs(v))
+      one += (one.empty() ? "" : ", ") + describe(info);
+    accepted += (v ? "; " : "") + one;
+  }
+  fail("the input shapes (" + have +
+       ") are none of those the artifact was compiled for (--dim): " +
+       accepted);
+  return 0;
+}
+
 int runTool(const Options &o) {
   // "auto" means a device that can run this artifact: a CUDA artifact on the
   // best CUDA device, a Vulkan one on the best Vulkan device (only the header
@@ -290,8 +325,9 @@ int runTool(const Options &o) {
     deviceName = target == onnx_tosa::Target::Cuda ? "cuda" : "vulkan";
   Device device = Device::open(deviceName);
   Session session = Session::load(device, o.artifact);
-  std::vector<TensorInfo> inputs = session.inputs();
-  std::vector<TensorInfo> outputs = session.outputs();
+  size_t variant = chooseVariant(session, o.inputs);
+  std::vector<TensorInfo> inputs = session.inputs(variant);
+  std::vector<TensorInfo> outputs = session.outputs(variant);
 
   std::map<std::string, size_t> inputIndex;
   for (size_t i = 0; i < inputs.size(); ++i)
@@ -469,6 +505,16 @@ int inspect(const std::string &path) {
     std::printf("frozen:    %s %s %s (compiled for one value)\n",
                 f.name.c_str(), dtypeName(f.dtype),
                 shapeString(f.shape).c_str());
+  // The programs for other input shapes (--dim), whose weights are the
+  // first one's.
+  for (size_t v = 0; v < a.variants.size(); ++v) {
+    std::string shapes;
+    for (const TensorBinding &t : a.variants[v].inputs)
+      shapes += (shapes.empty() ? "" : ", ") + t.name + " " +
+                shapeString(t.shape);
+    std::printf("variant:   %zu: %s (%zu launches)\n", v + 1, shapes.c_str(),
+                a.variants[v].launches.size());
+  }
   return 0;
 }
 

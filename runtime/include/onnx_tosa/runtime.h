@@ -152,7 +152,7 @@ ot_status ot_session_load_from_memory(ot_device *device, const void *data,
 void ot_session_release(ot_session *session);
 const char *ot_session_model_name(const ot_session *session);
 
-/* A session's device memory, in bytes. */
+/* A session's device memory, in bytes (all its shape variants). */
 typedef struct ot_session_memory_info {
   uint64_t weight_bytes;        /* constants this session uploaded */
   uint64_t shared_weight_bytes; /* constants it shares with other sessions */
@@ -178,6 +178,19 @@ ot_status ot_session_input_info(const ot_session *session, size_t index,
                                 ot_tensor_info *out_info);
 ot_status ot_session_output_info(const ot_session *session, size_t index,
                                  ot_tensor_info *out_info);
+
+/* Shape variants: an artifact compiled with --dim N=1,4,8 holds one program
+ * per combination of values. ot_session_run (and ot_session_run_tensors)
+ * runs the one whose input shapes are those given, and refuses shapes none
+ * has, naming them. The plain info calls describe variant 0; these describe
+ * each (an artifact without variants has one). */
+size_t ot_session_variant_count(const ot_session *session);
+ot_status ot_session_variant_input_info(const ot_session *session,
+                                        size_t variant, size_t index,
+                                        ot_tensor_info *out_info);
+ot_status ot_session_variant_output_info(const ot_session *session,
+                                         size_t variant, size_t index,
+                                         ot_tensor_info *out_info);
 
 /* A host tensor given to ot_session_run. It names a model input or output by
  * `name`, or by `index` when `name` is NULL. `dtype`, `rank`/`shape` and
@@ -292,7 +305,8 @@ typedef struct ot_launch_profile {
                         ("" where the artifact does not say) */
 } ot_launch_profile;
 
-/* Times every kernel launch of the model separately: each is submitted
+/* Times every kernel launch of the model separately (of the shape variant
+ * the last run used): each is submitted
  * alone `repetitions` times (1..10000) and waited for, on the buffers as the
  * last run left them (run the model once first). The times are the
  * device's (CUDA events, Vulkan timestamps) where it has a timer; else they

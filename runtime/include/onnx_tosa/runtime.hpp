@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -147,9 +148,35 @@ public:
                                  cout.size()));
   }
 
-  /// Runs and returns every model output.
+  /// Shape variants (--dim): the programs the artifact holds, one per set
+  /// of input shapes; inputs() and outputs() describe variant 0.
+  size_t variantCount() const { return ot_session_variant_count(get()); }
+  std::vector<TensorInfo> inputs(size_t variant) const {
+    return variantInfos(variant, ot_session_input_count(get()),
+                        ot_session_variant_input_info);
+  }
+  std::vector<TensorInfo> outputs(size_t variant) const {
+    return variantInfos(variant, ot_session_output_count(get()),
+                        ot_session_variant_output_info);
+  }
+  /// The variant whose inputs have the shapes of `in` (by name), if any.
+  std::optional<size_t> findVariant(const std::vector<TensorRef> &in) const {
+    for (size_t v = 0; v < variantCount(); ++v) {
+      bool all = true;
+      for (const TensorInfo &info : inputs(v))
+        for (const TensorRef &r : in)
+          all = all && (r.name != info.name || r.shape == info.shape);
+      if (all)
+        return v;
+    }
+    return std::nullopt;
+  }
+
+  /// Runs and returns every model output (of the variant the inputs'
+  /// shapes select).
   std::vector<Tensor> run(const std::vector<TensorRef> &in) {
-    std::vector<TensorInfo> infos = outputs();
+    // With no variant matching, variant 0's run reports the shapes.
+    std::vector<TensorInfo> infos = outputs(findVariant(in).value_or(0));
     std::vector<Tensor> results;
     std::vector<TensorRef> refs;
     results.reserve(infos.size());
@@ -182,6 +209,22 @@ public:
 
 private:
   explicit Session(ot_session *s) : handle(s) {}
+
+  using VariantInfoFn = ot_status (*)(const ot_session *, size_t, size_t,
+                                      ot_tensor_info *);
+  std::vector<TensorInfo> variantInfos(size_t variant, size_t count,
+                                       VariantInfoFn fn) const {
+    std::vector<TensorInfo> result;
+    for (size_t i = 0; i < count; ++i) {
+      ot_tensor_info info;
+      detail::check(fn(get(), variant, i, &info));
+      result.push_back(
+          {info.name, info.dtype,
+           std::vector<int64_t>(info.shape, info.shape + info.rank),
+           info.byte_size});
+    }
+    return result;
+  }
 
   using InfoFn = ot_status (*)(const ot_session *, size_t, ot_tensor_info *);
   std::vector<TensorInfo> infos(size_t count, InfoFn fn) const {

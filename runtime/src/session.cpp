@@ -291,7 +291,7 @@ Status ot_session::select(const ot_host_tensor *in, size_t numIn,
   auto slotOf = [](ot_session *p,
                    const ot_host_tensor &t) -> const TensorSlot * {
     for (const TensorSlot &slot : p->inputs)
-      if (t.name ? slot.binding.name == t.name : false)
+      if (t.name && slot.binding.name == t.name)
         return &slot;
     return !t.name && t.index < p->inputs.size() ? &p->inputs[t.index]
                                                  : nullptr;

@@ -554,7 +554,8 @@ int main(int argc, char **argv) {
 
   // One program per combination of the --dim values (one when none is
   // given), each compiled through every stage; the first is the artifact's
-  // and the others its shape variants.
+  // and the others its shape variants. A program whose stage --emit printed
+  // sets `emitted`: nothing is left to do.
   auto compileProgram = [&](const onnx_tosa::ImportOptions &importOptions,
                             onnx_tosa::Artifact &artifact,
                             bool &emitted) -> int {

@@ -37,4 +37,11 @@ if ! .venv/bin/python -c "import onnx, onnxruntime, numpy, lit, pytest" 2>/dev/n
   .venv/bin/python -m pip install -q --upgrade pip
   .venv/bin/python -m pip install -q -r scripts/requirements-test.txt
 fi
+# The official TOSA tools, apart (see scripts/requirements-tosa.txt).
+if ! .venv-tosa/bin/python -c "import tosa_tools_cli" 2>/dev/null; then
+  echo "install-deps: pip install the TOSA tools into .venv-tosa"
+  "$PY" -m venv .venv-tosa
+  .venv-tosa/bin/python -m pip install -q --upgrade pip
+  .venv-tosa/bin/python -m pip install -q -r scripts/requirements-tosa.txt
+fi
 echo "install-deps: ok"

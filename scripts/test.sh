@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Runs every test: unit and per-stage lit tests (ctest), the ONNX backend
-# conformance suite against its expected-failure list, then the end-to-end
-# model tests against onnxruntime and the harness tests (pytest), on the
-# default target (vulkan: lavapipe on a machine without a GPU).
+# conformance suite against its expected-failure list, every case's TOSA
+# through the official TOSA reference model against its list, then the
+# end-to-end model tests against onnxruntime and the harness tests
+# (pytest), on the default target (vulkan: lavapipe on a machine without a
+# GPU).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh || exit 1
@@ -22,6 +24,12 @@ export MALLOC_PERTURB_=${MALLOC_PERTURB_:-165}
 
 echo "== ONNX backend conformance ($TARGET)"
 scripts/conformance.sh --no-build --target="$TARGET" || failed+=(conformance)
+
+echo "== every ONNX case's TOSA run by the official TOSA reference model"
+.venv/bin/python test/tosa/reference_model.py -j "$(nproc)" \
+  --bin-dir "$BUILD_DIR/bin" --build-dir "$BUILD_DIR" \
+  --gpu-results "$BUILD_DIR/conformance-$TARGET.json" \
+  || failed+=(tosa-reference-model)
 
 echo "== end-to-end and harness tests (pytest, target $TARGET)"
 export ONNX_TOSA_BIN_DIR="$PWD/$BUILD_DIR/bin"

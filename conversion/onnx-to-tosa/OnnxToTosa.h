@@ -10,12 +10,14 @@ namespace onnx_tosa {
 /// `convert-onnx-to-tosa`: rewrites every onnx.node / onnx.constant /
 /// onnx.none of a module into TOSA (plus tensor/arith glue where TOSA has no
 /// op), computes every value's static type, and updates the function
-/// signatures. Fails with an error naming the node (name, op type, domain,
-/// opset) and the reason for the first node it cannot legalize.
+/// signatures. Fails with an error naming each node (name, op type, domain,
+/// opset) it cannot legalize, and the reason.
 std::unique_ptr<mlir::Pass> createConvertOnnxToTosaPass();
 
-/// Registers `convert-onnx-to-tosa` with the global pass registry.
+/// Registers `convert-onnx-to-tosa` and `onnx-tosa-strip-boundary-casts`
+/// (BoundaryCasts.cpp) with the global pass registry.
 void registerOnnxToTosaPasses();
+void registerBoundaryCastsPass();
 
 } // namespace onnx_tosa
 

@@ -994,6 +994,9 @@ std::unique_ptr<Pass> createConvertOnnxToTosaPass() {
   return std::make_unique<ConvertOnnxToTosaPass>();
 }
 
-void registerOnnxToTosaPasses() { PassRegistration<ConvertOnnxToTosaPass>(); }
+void registerOnnxToTosaPasses() {
+  PassRegistration<ConvertOnnxToTosaPass>();
+  registerBoundaryCastsPass();
+}
 
 } // namespace onnx_tosa

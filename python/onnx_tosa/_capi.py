@@ -127,6 +127,9 @@ _SIGNATURES = {
     "ot_session_variant_output_info": (_status, [_handle, ctypes.c_size_t,
                                                  ctypes.c_size_t,
                                                  ctypes.POINTER(TensorInfo)]),
+    "ot_session_select_variant": (_status, [
+        _handle, ctypes.POINTER(HostTensor), ctypes.c_size_t,
+        ctypes.POINTER(ctypes.c_size_t)]),
     "ot_session_run": (_status, [_handle, ctypes.POINTER(HostTensor),
                                  ctypes.c_size_t, ctypes.POINTER(HostTensor),
                                  ctypes.c_size_t]),

@@ -153,14 +153,6 @@ class InferenceSession:
         return [{a.name: a.shape for a in inputs}
                 for inputs, _ in self._variants]
 
-    def _outputs_for(self, feeds):
-        """The outputs (NodeArgs) of the variant the feeds' shapes select;
-        variant 0's when none matches (its run reports the shapes)."""
-        for inputs, outputs in self._variants:
-            if all(tuple(a.shape) == tuple(feeds[a.name].shape)
-                   for a in inputs if a.name in feeds):
-                return outputs
-        return self._variants[0][1]
 
     # onnxruntime's interface ---------------------------------------------
     def get_inputs(self):
@@ -185,10 +177,19 @@ class InferenceSession:
         outputs named in `output_names` (None: all) as numpy arrays, in that
         order. A wrong input name, shape or dtype raises InvalidArgument
         (a ValueError) naming the input and what was expected."""
-        arrays = {name: _as_array(name, value)
-                  for name, value in input_feed.items()}
-        outputs_of_variant = self._outputs_for(arrays) \
-            if len(self._variants) > 1 else self._variants[0][1]
+        keep = []  # arrays and shapes the C structs point into
+        inputs = (_capi.HostTensor * len(input_feed))()
+        for slot, (name, value) in zip(inputs, input_feed.items()):
+            array = _as_array(name, value)
+            keep.append(array)
+            _fill(slot, name, array, keep)
+        variant = 0
+        if len(self._variants) > 1:  # the outputs' shapes depend on it
+            chosen = ctypes.c_size_t()
+            check(lib().ot_session_select_variant(
+                self._handle, inputs, len(inputs), ctypes.byref(chosen)))
+            variant = chosen.value
+        outputs_of_variant = self._variants[variant][1]
         if output_names is None:
             wanted = outputs_of_variant
         else:
@@ -200,11 +201,6 @@ class InferenceSession:
                         + ", ".join(a.name for a in self._outputs),
                         "INVALID_ARGUMENT")
                 wanted.append(outputs_of_variant[self._output_index[name]])
-        keep = []  # arrays and shapes the C structs point into
-        inputs = (_capi.HostTensor * len(arrays))()
-        for slot, (name, array) in zip(inputs, arrays.items()):
-            keep.append(array)
-            _fill(slot, name, array, keep)
         results = [np.empty(a.shape, a.dtype) if a.dtype is not None
                    else np.empty(a.byte_size, np.uint8) for a in wanted]
         outputs = (_capi.HostTensor * len(wanted))()

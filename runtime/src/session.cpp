@@ -792,6 +792,24 @@ ot_status ot_session_variant_output_info(const ot_session *session,
   });
 }
 
+ot_status ot_session_select_variant(const ot_session *session,
+                                    const ot_host_tensor *inputs,
+                                    size_t num_inputs, size_t *out_variant) {
+  return guardedCall([&]() -> Status {
+    if (!session || !out_variant)
+      return invalidArgument("ot_session_select_variant: NULL argument");
+    ot_session *chosen;
+    // select() only reads; it is not const because run() uses its result.
+    ot_session *s = const_cast<ot_session *>(session);
+    OT_RETURN_IF_ERROR(s->select(inputs, num_inputs, chosen));
+    *out_variant = 0;
+    for (size_t i = 0; i < s->variants.size(); ++i)
+      if (s->variants[i].get() == chosen)
+        *out_variant = i + 1;
+    return okStatus();
+  });
+}
+
 ot_status ot_session_memory(const ot_session *session,
                             ot_session_memory_info *out_info) {
   return guardedCall([&]() -> Status {

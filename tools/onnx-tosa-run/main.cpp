@@ -283,8 +283,7 @@ std::vector<std::string> outputFileNames(const std::vector<TensorInfo> &outs) {
 size_t chooseVariant(const Session &session,
                      const std::vector<std::pair<std::string, std::string>>
                          &given) {
-  size_t count = session.variantCount();
-  if (count <= 1 || given.empty())
+  if (session.variantCount() <= 1 || given.empty())
     return 0;
   std::vector<TensorRef> shapes;
   for (const auto &[name, file] : given) {
@@ -295,21 +294,7 @@ size_t chooseVariant(const Session &session,
     shapes.push_back({name, static_cast<ot_dtype>(arr.dtype), arr.shape,
                       nullptr, 0});
   }
-  if (std::optional<size_t> v = session.findVariant(shapes))
-    return *v;
-  std::string have, accepted;
-  for (const TensorRef &r : shapes)
-    have += (have.empty() ? "" : ", ") + r.name + " " + shapeString(r.shape);
-  for (size_t v = 0; v < count; ++v) {
-    std::string one;
-    for (const TensorInfo &info : session.inputs(v))
-      one += (one.empty() ? "" : ", ") + describe(info);
-    accepted += (v ? "; " : "") + one;
-  }
-  fail("the input shapes (" + have +
-       ") are none of those the artifact was compiled for (--dim): " +
-       accepted);
-  return 0;
+  return session.selectVariant(shapes);
 }
 
 int runTool(const Options &o) {

@@ -192,6 +192,7 @@ ot_status ot_session_variant_output_info(const ot_session *session,
                                          size_t variant, size_t index,
                                          ot_tensor_info *out_info);
 
+
 /* A host tensor given to ot_session_run. It names a model input or output by
  * `name`, or by `index` when `name` is NULL. `dtype`, `rank`/`shape` and
  * `byte_size` must match the model exactly. For inputs `data` is read; for
@@ -213,6 +214,14 @@ typedef struct ot_host_tensor {
 ot_status ot_session_run(ot_session *session, const ot_host_tensor *inputs,
                          size_t num_inputs, const ot_host_tensor *outputs,
                          size_t num_outputs);
+
+/* The variant ot_session_run would run for these inputs (only their names
+ * or indices, ranks and shapes are read; `data` may be NULL): an
+ * INVALID_ARGUMENT status listing the shapes there are when none has
+ * theirs. Callers that allocate outputs use it to learn their shapes. */
+ot_status ot_session_select_variant(const ot_session *session,
+                                    const ot_host_tensor *inputs,
+                                    size_t num_inputs, size_t *out_variant);
 
 /*===----------------------------------------------------------------------===*
  * Device tensors (IO binding): inputs and outputs that stay on the device

@@ -16,7 +16,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -159,24 +158,20 @@ public:
     return variantInfos(variant, ot_session_output_count(get()),
                         ot_session_variant_output_info);
   }
-  /// The variant whose inputs have the shapes of `in` (by name), if any.
-  std::optional<size_t> findVariant(const std::vector<TensorRef> &in) const {
-    for (size_t v = 0; v < variantCount(); ++v) {
-      bool all = true;
-      for (const TensorInfo &info : inputs(v))
-        for (const TensorRef &r : in)
-          all = all && (r.name != info.name || r.shape == info.shape);
-      if (all)
-        return v;
-    }
-    return std::nullopt;
+  /// The variant a run on `in` would run (ot_session_select_variant);
+  /// throws, listing the shapes there are, when none has theirs.
+  size_t selectVariant(const std::vector<TensorRef> &in) const {
+    std::vector<ot_host_tensor> c = toC(in);
+    size_t variant = 0;
+    detail::check(
+        ot_session_select_variant(get(), c.data(), c.size(), &variant));
+    return variant;
   }
 
   /// Runs and returns every model output (of the variant the inputs'
   /// shapes select).
   std::vector<Tensor> run(const std::vector<TensorRef> &in) {
-    // With no variant matching, variant 0's run reports the shapes.
-    std::vector<TensorInfo> infos = outputs(findVariant(in).value_or(0));
+    std::vector<TensorInfo> infos = outputs(selectVariant(in));
     std::vector<Tensor> results;
     std::vector<TensorRef> refs;
     results.reserve(infos.size());

@@ -15,6 +15,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <functional>
 
 namespace onnx_tosa::rt {
 namespace {
@@ -119,6 +120,12 @@ struct ot_session {
                     const ot_tensor_binding *out, size_t numOut);
   /// The session's own buffer of an input or output as a tensor.
   Status slotTensor(bool input, size_t index, ot_tensor **out);
+  /// What run() and runTensors() share: `copyIn(s)` for every input slot,
+  /// the kernels, `copyOut(s)` for every output slot (it may do nothing)
+  /// and `afterOut()`, each step timed into lastTiming.
+  Status execute(const std::function<Status(size_t)> &copyIn,
+                 const std::function<Status(size_t)> &copyOut,
+                 const std::function<Status()> &afterOut);
 
 private:
   /// Matches the given inputs and outputs to the model's (by name or
@@ -461,6 +468,28 @@ Status ot_session::run(const ot_host_tensor *in, size_t numIn,
   std::vector<ot_host_tensor> live;
   OT_RETURN_IF_ERROR(bind(in, numIn, out, numOut, inBySlot, outBySlot, live));
 
+  return execute(
+      [&](size_t s) {
+        return device
+            ->upload(*buffers[inputs[s].binding.buffer], inBySlot[s]->data,
+                     inputs[s].byteSize)
+            .withContext("uploading input '" + inputs[s].binding.name + "'");
+      },
+      [&](size_t s) {
+        if (!outBySlot[s])
+          return okStatus();
+        return device
+            ->download(*buffers[outputs[s].binding.buffer],
+                       outBySlot[s]->data, outputs[s].byteSize)
+            .withContext("downloading output '" + outputs[s].binding.name +
+                         "'");
+      },
+      [] { return okStatus(); });
+}
+
+Status ot_session::execute(const std::function<Status(size_t)> &copyIn,
+                           const std::function<Status(size_t)> &copyOut,
+                           const std::function<Status()> &afterOut) {
   using Clock = std::chrono::steady_clock;
   auto msSince = [](Clock::time_point start) {
     return std::chrono::duration<double, std::milli>(Clock::now() - start)
@@ -469,11 +498,7 @@ Status ot_session::run(const ot_host_tensor *in, size_t numIn,
   ot_run_timing timing{};
   Clock::time_point start = Clock::now();
   for (size_t s = 0; s < inputs.size(); ++s)
-    OT_RETURN_IF_ERROR(
-        device
-            ->upload(*buffers[inputs[s].binding.buffer], inBySlot[s]->data,
-                     inputs[s].byteSize)
-            .withContext("uploading input '" + inputs[s].binding.name + "'"));
+    OT_RETURN_IF_ERROR(copyIn(s));
   timing.upload_ms = msSince(start);
   start = Clock::now();
   OT_RETURN_IF_ERROR(device->submit(*sequence));
@@ -481,15 +506,9 @@ Status ot_session::run(const ot_host_tensor *in, size_t numIn,
   timing.execute_ms = msSince(start);
   timing.device_ms = device->deviceMs(*sequence);
   start = Clock::now();
-  for (size_t s = 0; s < outputs.size(); ++s) {
-    if (!outBySlot[s])
-      continue;
-    OT_RETURN_IF_ERROR(device
-                           ->download(*buffers[outputs[s].binding.buffer],
-                                      outBySlot[s]->data, outputs[s].byteSize)
-                           .withContext("downloading output '" +
-                                        outputs[s].binding.name + "'"));
-  }
+  for (size_t s = 0; s < outputs.size(); ++s)
+    OT_RETURN_IF_ERROR(copyOut(s));
+  OT_RETURN_IF_ERROR(afterOut());
   timing.download_ms = msSince(start);
   lastTiming = timing;
   return okStatus();
@@ -552,45 +571,27 @@ Status ot_session::runTensors(const ot_tensor_binding *in, size_t numIn,
     return static_cast<ot_tensor *>(view->data);
   };
 
-  using Clock = std::chrono::steady_clock;
-  auto msSince = [](Clock::time_point start) {
-    return std::chrono::duration<double, std::milli>(Clock::now() - start)
-        .count();
-  };
-  ot_run_timing timing{};
-  Clock::time_point start = Clock::now();
-  for (size_t s = 0; s < inputs.size(); ++s)
-    OT_RETURN_IF_ERROR(
-        device
+  bool copied = false;
+  return execute(
+      [&](size_t s) {
+        return device
             ->copy(*buffers[inputs[s].binding.buffer],
                    *tensorOf(inBySlot[s])->buffer, inputs[s].byteSize)
-            .withContext("copying input '" + inputs[s].binding.name + "'"));
-  timing.upload_ms = msSince(start);
-  start = Clock::now();
-  OT_RETURN_IF_ERROR(device->submit(*sequence));
-  OT_RETURN_IF_ERROR(device->wait(*sequence));
-  timing.execute_ms = msSince(start);
-  timing.device_ms = device->deviceMs(*sequence);
-  start = Clock::now();
-  bool copied = false;
-  for (size_t s = 0; s < outputs.size(); ++s) {
-    if (!outBySlot[s])
-      continue;
-    DeviceBuffer &from = *buffers[outputs[s].binding.buffer];
-    DeviceBuffer &to = *tensorOf(outBySlot[s])->buffer;
-    copied |= &from != &to;
-    OT_RETURN_IF_ERROR(
-        device->copy(to, from, outputs[s].byteSize)
-            .withContext("copying output '" + outputs[s].binding.name + "'"));
-  }
-  // The copies are ordered on the device; the caller may look at the
-  // outputs by other means (another library's kernels, the host) once the
-  // device has done them.
-  if (copied)
-    OT_RETURN_IF_ERROR(device->wait(*sequence));
-  timing.download_ms = msSince(start);
-  lastTiming = timing;
-  return okStatus();
+            .withContext("copying input '" + inputs[s].binding.name + "'");
+      },
+      [&](size_t s) {
+        if (!outBySlot[s])
+          return okStatus();
+        DeviceBuffer &from = *buffers[outputs[s].binding.buffer];
+        DeviceBuffer &to = *tensorOf(outBySlot[s])->buffer;
+        copied |= &from != &to;
+        return device->copy(to, from, outputs[s].byteSize)
+            .withContext("copying output '" + outputs[s].binding.name + "'");
+      },
+      // The copies are ordered on the device; the caller may look at the
+      // outputs by other means (another library's kernels, the host) once
+      // the device has done them.
+      [&] { return copied ? device->wait(*sequence) : okStatus(); });
 }
 
 Status ot_session::slotTensor(bool input, size_t index, ot_tensor **out) {

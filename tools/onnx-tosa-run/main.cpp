@@ -219,14 +219,10 @@ std::string describe(const TensorInfo &t) {
          ")";
 }
 
-/// Reads an input's .npy file and checks it against the model, converting
-/// float32 data for a bfloat16 input.
-std::vector<uint8_t> loadInput(const TensorInfo &info,
-                               const std::string &file) {
-  NpyArray arr;
-  std::string error;
-  if (!readNpy(file, arr, error))
-    fail("input '" + info.name + "': " + error);
+/// Checks an input's .npy array (read from `file`) against the model,
+/// converting float32 data for a bfloat16 input.
+std::vector<uint8_t> loadInput(const TensorInfo &info, const std::string &file,
+                               NpyArray arr) {
   std::string what = "input '" + info.name + "' (from " + file + ")";
   DType want = static_cast<DType>(info.dtype);
   bool bf16FromF32 = want == DType::BF16 && arr.dtype == DType::F32;
@@ -278,22 +274,18 @@ std::vector<std::string> outputFileNames(const std::vector<TensorInfo> &outs) {
 }
 
 /// The shape variant (--dim) of the artifact whose inputs have the shapes
-/// of the given files; 0 for an artifact without variants or for random
+/// of the given arrays; 0 for an artifact without variants or for random
 /// inputs. Shapes no variant has are an error listing those it has.
 size_t chooseVariant(const Session &session,
                      const std::vector<std::pair<std::string, std::string>>
-                         &given) {
+                         &given,
+                     const std::vector<NpyArray> &arrays) {
   if (session.variantCount() <= 1 || given.empty())
     return 0;
   std::vector<TensorRef> shapes;
-  for (const auto &[name, file] : given) {
-    NpyArray arr;
-    std::string error;
-    if (!readNpy(file, arr, error))
-      fail("input '" + name + "': " + error);
-    shapes.push_back({name, static_cast<ot_dtype>(arr.dtype), arr.shape,
-                      nullptr, 0});
-  }
+  for (size_t k = 0; k < given.size(); ++k)
+    shapes.push_back({given[k].first, static_cast<ot_dtype>(arrays[k].dtype),
+                      arrays[k].shape, nullptr, 0});
   return session.selectVariant(shapes);
 }
 
@@ -310,7 +302,14 @@ int runTool(const Options &o) {
     deviceName = target == onnx_tosa::Target::Cuda ? "cuda" : "vulkan";
   Device device = Device::open(deviceName);
   Session session = Session::load(device, o.artifact);
-  size_t variant = chooseVariant(session, o.inputs);
+  // Every input file is read once, here.
+  std::vector<NpyArray> arrays(o.inputs.size());
+  for (size_t k = 0; k < o.inputs.size(); ++k) {
+    std::string error;
+    if (!readNpy(o.inputs[k].second, arrays[k], error))
+      fail("input '" + o.inputs[k].first + "': " + error);
+  }
+  size_t variant = chooseVariant(session, o.inputs, arrays);
   std::vector<TensorInfo> inputs = session.inputs(variant);
   std::vector<TensorInfo> outputs = session.outputs(variant);
 
@@ -325,13 +324,11 @@ int runTool(const Options &o) {
   // any other name is reported as unknown.
   std::vector<TensorInfo> extraInfo;
   std::vector<std::vector<uint8_t>> extraData;
-  for (const auto &[name, file] : o.inputs) {
+  for (size_t k = 0; k < o.inputs.size(); ++k) {
+    const auto &[name, file] = o.inputs[k];
+    NpyArray &arr = arrays[k];
     auto it = inputIndex.find(name);
     if (it == inputIndex.end()) {
-      NpyArray arr;
-      std::string error;
-      if (!readNpy(file, arr, error))
-        fail("input '" + name + "': " + error);
       extraInfo.push_back({name, static_cast<ot_dtype>(arr.dtype), arr.shape,
                            arr.data.size()});
       extraData.push_back(std::move(arr.data));
@@ -339,7 +336,7 @@ int runTool(const Options &o) {
     }
     if (given[it->second])
       fail("input '" + name + "' is given more than once");
-    inputData[it->second] = loadInput(inputs[it->second], file);
+    inputData[it->second] = loadInput(inputs[it->second], file, std::move(arr));
     given[it->second] = true;
   }
 

@@ -1,4 +1,4 @@
-//===- Indexing.cpp - Gather*, Scatter*, OneHot, NonZero, ReverseSequence -===//
+//===- Indexing.cpp - Gather*, Scatter*, OneHot, ReverseSequence ----------===//
 //
 // Indexing with run-time indices. TOSA 1.0 has one gather and one scatter,
 // both over [N, K, C] values and [N, W] i32 row indices; every ONNX form
@@ -352,7 +352,7 @@ LegalizeResult scatterND(NodeContext &ctx) {
 }
 
 //===----------------------------------------------------------------------===//
-// OneHot, NonZero
+// OneHot
 //===----------------------------------------------------------------------===//
 
 /// OneHot(indices, depth, values): values[1] where the position along
@@ -394,12 +394,6 @@ LegalizeResult oneHot(NodeContext &ctx) {
   Value off = t.reshape(t.sliceAxis(values, 0, 0, 1), ones);
   Value on = t.reshape(t.sliceAxis(values, 0, 1, 1), ones);
   return Values{t.broadcastTo(t.select(hot, on, off), outShape)};
-}
-
-/// The output's shape depends on the data.
-LegalizeResult nonZero(NodeContext &ctx) {
-  return ctx.fail("its output shape depends on the input values, which is "
-                  "not expressible in TOSA (all shapes are static)");
 }
 
 /// ReverseSequence: in batch b the first sequence_lens[b] positions along
@@ -458,7 +452,6 @@ const OpLegalization kIndexing[] = {
     {"ScatterElements", 11, scatterElements},
     {"ScatterND", 11, scatterND},
     {"OneHot", 9, oneHot},
-    {"NonZero", 9, nonZero},
     {"ReverseSequence", 10, reverseSequence},
 };
 // clang-format on

@@ -151,6 +151,24 @@ public:
   llvm::ArrayRef<mlir::Type> getOutputElementTypes() const {
     return outputTypes;
   }
+
+  /// Declares that output `i`'s dimension `dim` is an upper bound: how many
+  /// of its entries are real depends on the data (NonZero, Unique,
+  /// NonMaxSuppression) and is held by `count`, an i32 tensor<1xi32>
+  /// computed at run time. The output's elements are those of the real
+  /// (smaller) array in C order, first in its buffer. Such an output may
+  /// only be a graph output: the runtime reads the count and reports the
+  /// real shape (docs/unsupported-ops.md, "Data-dependent output sizes").
+  void setOutputCount(unsigned i, unsigned dim, mlir::Value count) {
+    if (outputCounts.size() <= i)
+      outputCounts.resize(i + 1);
+    outputCounts[i] = {dim, count};
+  }
+  struct OutputCount {
+    unsigned dim = 0;
+    mlir::Value count; ///< null: the output's size does not vary
+  };
+  llvm::ArrayRef<OutputCount> getOutputCounts() const { return outputCounts; }
   llvm::ArrayRef<unsigned> getNotConstantInputs() const { return notConstant; }
   /// The first attribute read with the wrong type, as a reason; "" if none.
   const std::string &attributeTypeError() const { return attrTypeError; }
@@ -163,6 +181,7 @@ private:
   std::string reason;
   llvm::SmallVector<unsigned> notConstant;
   llvm::SmallVector<mlir::Type> outputTypes;
+  llvm::SmallVector<OutputCount> outputCounts;
   llvm::SmallVector<mlir::Type> narrowInputs;
   mutable bool narrowRead = false;
   mutable std::string attrTypeError;
@@ -203,6 +222,7 @@ llvm::ArrayRef<OpLegalization> getTrigonometryLegalizations();
 llvm::ArrayRef<OpLegalization> getEinsumLegalizations();
 llvm::ArrayRef<OpLegalization> getDeterminantLegalizations();
 llvm::ArrayRef<OpLegalization> getIndexingLegalizations();
+llvm::ArrayRef<OpLegalization> getDataDependentLegalizations();
 llvm::ArrayRef<OpLegalization> getControlFlowLegalizations();
 llvm::ArrayRef<OpLegalization> getSignalLegalizations();
 llvm::ArrayRef<OpLegalization> getSequenceLegalizations();

@@ -55,6 +55,7 @@ public:
           getTensorLegalizations(), getConstantLegalizations(),
           getRecurrentLegalizations(), getTrigonometryLegalizations(),
           getEinsumLegalizations(), getIndexingLegalizations(),
+          getDataDependentLegalizations(),
           getDeterminantLegalizations(), getLossLegalizations(),
           getGridSampleLegalizations(), getLinearAttentionLegalizations(),
           getControlFlowLegalizations(), getSequenceLegalizations(),
@@ -194,6 +195,13 @@ constexpr StringLiteral kUnsignedAttr = "onnx.unsigned";
 /// i8 bit patterns in the signature, with the type the model declares; the
 /// artifact reports it with that dtype.
 constexpr StringLiteral kElementTypeAttr = "onnx.element_type";
+/// A graph output whose size depends on the data (NodeContext::
+/// setOutputCount): its bounded dimension, and the index of the function
+/// result holding the count (an i32 tensor<1xi32> marked kCountAttr, which
+/// is no graph output: the artifact keeps it as the output's count).
+constexpr StringLiteral kBoundedDimAttr = "onnx.bounded_dim";
+constexpr StringLiteral kCountResultAttr = "onnx.count_result";
+constexpr StringLiteral kCountAttr = "onnx.count";
 
 /// Unsigned types computed as i32 at run time (uint64 keeps its low 32
 /// bits, as int64 does; uint4 and uint2 are narrow types, carried as bits).
@@ -360,8 +368,9 @@ void foldResults(OpBuilder &builder, onnx::NodeOp node, bool mayFold,
 /// what it built and returns why.
 FailureOr<Values> tryHandler(OpBuilder &builder, onnx::NodeOp node,
                              const OpLegalization *row, std::string &why,
-                             SmallVectorImpl<Type> &outputTypes, bool mayFold,
-                             ArrayRef<Type> narrowInputs) {
+                             SmallVectorImpl<Type> &outputTypes,
+                             SmallVectorImpl<NodeContext::OutputCount> &counts,
+                             bool mayFold, ArrayRef<Type> narrowInputs) {
   builder.setInsertionPoint(node);
   Operation *before = node->getPrevNode();
   Block *block = node->getBlock();
@@ -375,6 +384,12 @@ FailureOr<Values> tryHandler(OpBuilder &builder, onnx::NodeOp node,
   }
   outputTypes.assign(ctx.getOutputElementTypes().begin(),
                      ctx.getOutputElementTypes().end());
+  counts.assign(ctx.getOutputCounts().begin(), ctx.getOutputCounts().end());
+  // A result whose size depends on the data is not a constant to fold.
+  if (llvm::any_of(counts, [](const NodeContext::OutputCount &c) {
+        return static_cast<bool>(c.count);
+      }))
+    mayFold = false;
   // Narrow data is i8 bit patterns: an op other than data movement must
   // know that to compute with it.
   if (succeeded(results) && !ctx.readNarrowInputTypes() && !movesDataOnly(node))
@@ -433,6 +448,9 @@ struct DemotedValues {
   /// i8 values (run-time or constant) that hold the bit patterns of narrow
   /// data (NarrowTypes.h), and its type.
   DenseMap<Value, Type> narrowOf;
+  /// Results whose size depends on the data: the bounded dimension and the
+  /// run-time count (NodeContext::setOutputCount).
+  DenseMap<Value, NodeContext::OutputCount> counts;
 };
 
 /// Ops whose handlers take sequences and optionals (Sequence.h) as inputs;
@@ -499,8 +517,9 @@ LogicalResult convertNode(OpBuilder &builder, onnx::NodeOp node,
 
   std::string why;
   SmallVector<Type> outputTypes; // set by the handler, where undeclared
-  FailureOr<Values> results =
-      tryHandler(builder, node, row, why, outputTypes, mayFold, narrowInputs);
+  SmallVector<NodeContext::OutputCount> counts;
+  FailureOr<Values> results = tryHandler(builder, node, row, why, outputTypes,
+                                         counts, mayFold, narrowInputs);
   if (failed(results) && llvm::any_of(node.getInputs(), isDemotableConstant)) {
     builder.setInsertionPoint(node);
     for (OpOperand &operand : node->getOpOperands()) {
@@ -513,8 +532,8 @@ LogicalResult convertNode(OpBuilder &builder, onnx::NodeOp node,
           tosa::ConstOp::create(builder, c.getLoc(), attr.getType(), attr));
     }
     why.clear();
-    results =
-        tryHandler(builder, node, row, why, outputTypes, mayFold, narrowInputs);
+    results = tryHandler(builder, node, row, why, outputTypes, counts,
+                         mayFold, narrowInputs);
   }
   if (failed(results))
     return nodeError(node, why);
@@ -555,7 +574,34 @@ LogicalResult convertNode(OpBuilder &builder, onnx::NodeOp node,
         outputTypes.resize(i + 1);
       outputTypes[i] = narrow;
     }
-    if (!agreesWithDeclared(v.getType(), out.getType())) {
+    // An output whose size depends on the data is only handed to the
+    // runtime, which trims it to its count; ops reading it would have to
+    // honour the count, which none does yet.
+    NodeContext::OutputCount count =
+        i < counts.size() ? counts[i] : NodeContext::OutputCount();
+    Type declaredForCheck = out.getType();
+    if (count.count) {
+      for (Operation *user : out.getUsers())
+        if (!isa<func::ReturnOp>(user))
+          return nodeError(
+              node, "output " + Twine(i) +
+                        " has a size that depends on the input values, which "
+                        "is only supported for a graph output; " +
+                        (isa<onnx::NodeOp>(user)
+                             ? describe(cast<onnx::NodeOp>(user)) + " reads it"
+                             : std::string("a subgraph returns it")) +
+                        " (docs/unsupported-ops.md)");
+      // The declared extent of that dimension is one run's (exporters trace
+      // one input): it is not checked.
+      if (auto ranked = dyn_cast<RankedTensorType>(out.getType());
+          ranked && count.dim < ranked.getRank()) {
+        Shape dims(ranked.getShape());
+        dims[count.dim] = ShapedType::kDynamic;
+        declaredForCheck = ranked.clone(dims);
+      }
+      demoted.counts[v] = count;
+    }
+    if (!agreesWithDeclared(v.getType(), declaredForCheck)) {
       // Exporters leave stale shapes in value_info; ONNX's semantics, which
       // computed `v`, decide an intermediate's shape (as onnxruntime does).
       // A graph's (or subgraph's) output keeps the shape it declares, so a
@@ -751,6 +797,55 @@ LogicalResult expandSequenceOutputs(func::FuncOp func,
   return success();
 }
 
+/// Gives every graph output whose size depends on the data its count: one
+/// more function result per count (however many outputs it sizes), named
+/// after the first of them, and marks both (kBoundedDimAttr,
+/// kCountResultAttr, kCountAttr).
+void appendCountResults(
+    func::FuncOp func,
+    const DenseMap<Value, NodeContext::OutputCount> &counts,
+    SmallVectorImpl<Type> &declaredResults) {
+  if (counts.empty())
+    return;
+  MLIRContext *ctx = func.getContext();
+  Operation *terminator = func.getBody().front().getTerminator();
+  SmallVector<Value> operands(terminator->getOperands());
+  SmallVector<Attribute> attrs;
+  for (unsigned i = 0; i < operands.size(); ++i) {
+    DictionaryAttr dict = func.getResultAttrDict(i);
+    attrs.push_back(dict ? dict : DictionaryAttr::get(ctx));
+  }
+  DenseMap<Value, unsigned> resultOfCount;
+  Builder b(ctx);
+  for (unsigned i = 0, e = operands.size(); i < e; ++i) {
+    auto it = counts.find(operands[i]);
+    if (it == counts.end())
+      continue;
+    auto [slot, added] =
+        resultOfCount.try_emplace(it->second.count, operands.size());
+    if (added) {
+      auto name = func.getResultAttrOfType<StringAttr>(i, "onnx.name");
+      operands.push_back(it->second.count);
+      attrs.push_back(DictionaryAttr::get(
+          ctx, {b.getNamedAttr("onnx.name",
+                               b.getStringAttr((name ? name.str()
+                                                     : "output" +
+                                                           std::to_string(i)) +
+                                               ".count")),
+                b.getNamedAttr(kCountAttr, b.getUnitAttr())}));
+      declaredResults.push_back(onnx::UnknownType::get(ctx));
+    }
+    NamedAttrList dict(cast<DictionaryAttr>(attrs[i]));
+    dict.set(kBoundedDimAttr, b.getI64IntegerAttr(it->second.dim));
+    dict.set(kCountResultAttr, b.getI64IntegerAttr(slot->second));
+    attrs[i] = dict.getDictionary(ctx);
+  }
+  terminator->setOperands(operands);
+  func.setType(FunctionType::get(ctx, func.getArgumentTypes(),
+                                 terminator->getOperandTypes()));
+  func.setAllResultAttrs(attrs);
+}
+
 LogicalResult convertFunction(func::FuncOp func) {
   if (func.isExternal())
     return success();
@@ -829,6 +924,7 @@ LogicalResult convertFunction(func::FuncOp func) {
     return failure();
   if (failed(expandSequenceOutputs(func, declaredResults)))
     return failure();
+  appendCountResults(func, demoted.counts, declaredResults);
 
   // Graph outputs get their ONNX types back: demoted run-time data is
   // widened, and int64/float64 constants are returned as they are. So are

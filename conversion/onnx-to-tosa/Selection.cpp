@@ -1,11 +1,9 @@
-//===- Selection.cpp - TopK, Compress
-//--------------------------------------===//
+//===- Selection.cpp - TopK -----------------------------------------------===//
 //
-// Ops that pick elements by value or by a mask. TOSA has no sort and no
-// data-dependent shapes: TopK is K rounds of "find the extreme, take its
-// lowest index, mark it taken" (so K must be a compile-time constant and
-// small), and Compress needs a compile-time condition, which makes it a
-// gather with constant indices.
+// Ops that pick elements by value. TOSA has no sort: TopK is K rounds of
+// "find the extreme, take its lowest index, mark it taken" (so K must be a
+// compile-time constant and small). Compress, which picks by a mask, is
+// with the ops of data-dependent size (DataDependent.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "conversion/onnx-to-tosa/NodeContext.h"
@@ -136,53 +134,9 @@ LegalizeResult topK(NodeContext &ctx) {
   return Values{t.concat(values, *axis), t.concat(indices, *axis)};
 }
 
-/// Compress(input, condition): the slices of `axis` (of the flattened input
-/// when axis is absent) where the condition holds; positions past the end
-/// of the condition are dropped. The output's size depends on the
-/// condition's values, so it must be a compile-time constant; it then
-/// selects constant indices.
-LegalizeResult compress(NodeContext &ctx) {
-  if (failed(ctx.requireInputs(2)))
-    return failure();
-  if (ctx.inputRank(1) != 1)
-    return ctx.fail("condition must be one-dimensional");
-  std::optional<SmallVector<int64_t>> condition = ctx.constantInts(1);
-  if (!condition)
-    return ctx.failNotConstant(1, "a run-time condition is not expressible in "
-                                  "TOSA (the output size depends on its "
-                                  "values)");
-  TosaBuilder &t = ctx.tosa;
-  Value x = ctx.input(0);
-  int64_t axis = 0;
-  if (ctx.hasAttr("axis")) {
-    std::optional<int64_t> a =
-        normalizeAxis(ctx.getInt("axis", 0), ctx.inputRank(0));
-    if (!a)
-      return ctx.fail("axis is out of range");
-    axis = *a;
-  } else {
-    x = t.reshape(x, {product(ctx.inputShape(0))});
-  }
-  int64_t dim = t.shapeOf(x)[axis];
-  if (static_cast<int64_t>(condition->size()) > dim)
-    return ctx.fail("condition has " + Twine(condition->size()) +
-                    " elements, more than the " + Twine(dim) + " of the axis");
-  SmallVector<int64_t> kept;
-  for (auto [i, c] : llvm::enumerate(*condition))
-    if (c)
-      kept.push_back(i);
-  if (kept.empty())
-    return ctx.fail("the condition selects nothing (TOSA tensors cannot be "
-                    "empty)");
-  if (failed(ctx.requireNonEmpty(t.shapeOf(x))))
-    return failure();
-  return Values{t.gatherAxis(x, axis, kept)};
-}
-
 // clang-format off
 const OpLegalization kSelection[] = {
     {"TopK", 1, topK},
-    {"Compress", 9, compress},
 };
 // clang-format on
 

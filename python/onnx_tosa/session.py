@@ -134,8 +134,16 @@ class InferenceSession:
              self._infos(v, L.ot_session_output_count(handle),
                          L.ot_session_variant_output_info))
             for v in range(L.ot_session_variant_count(handle))]
+        # Outputs whose size depends on the data (NonZero, Unique, ...):
+        # the dimension that varies; the infos hold its largest extent.
+        self._bounded = [L.ot_session_output_bounded_dim(handle, i)
+                         for i in range(L.ot_session_output_count(handle))]
         self._inputs = _merged(a for a, _ in self._variants)
         self._outputs = _merged(b for _, b in self._variants)
+        for arg, dim in zip(self._outputs, self._bounded):
+            if dim >= 0:  # shown as onnxruntime shows a symbolic dimension
+                arg.shape = [None if d == dim else e
+                             for d, e in enumerate(arg.shape)]
         self._input_index = {a.name: i for i, a in enumerate(self._inputs)}
         self._output_index = {a.name: i for i, a in enumerate(self._outputs)}
 
@@ -191,16 +199,17 @@ class InferenceSession:
             variant = chosen.value
         outputs_of_variant = self._variants[variant][1]
         if output_names is None:
-            wanted = outputs_of_variant
+            indices = list(range(len(outputs_of_variant)))
         else:
-            wanted = []
+            indices = []
             for name in output_names:
                 if name not in self._output_index:
                     raise InvalidArgument(
                         f"unknown output {name!r}; the model's outputs are "
                         + ", ".join(a.name for a in self._outputs),
                         "INVALID_ARGUMENT")
-                wanted.append(outputs_of_variant[self._output_index[name]])
+                indices.append(self._output_index[name])
+        wanted = [outputs_of_variant[i] for i in indices]
         results = [np.empty(a.shape, a.dtype) if a.dtype is not None
                    else np.empty(a.byte_size, np.uint8) for a in wanted]
         outputs = (_capi.HostTensor * len(wanted))()
@@ -212,6 +221,19 @@ class InferenceSession:
                                           "FAILED_PRECONDITION")
             check(lib().ot_session_run(self._handle, inputs, len(inputs),
                                        outputs, len(outputs)))
+            # A data-dependent size: the run wrote the real array first.
+            for k, i in enumerate(indices):
+                if self._bounded[i] < 0:
+                    continue
+                info = _capi.TensorInfo()
+                check(lib().ot_session_last_output_info(
+                    self._handle, i, ctypes.byref(info)))
+                shape = [int(info.shape[d]) for d in range(info.rank)]
+                if wanted[k].dtype is None:  # raw bytes
+                    results[k] = results[k][:info.byte_size]
+                else:
+                    results[k] = results[k].reshape(-1)[
+                        :int(np.prod(shape))].reshape(shape)
         return results
 
     def io_binding(self):

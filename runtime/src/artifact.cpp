@@ -358,6 +358,28 @@ void parseProgram(Reader &r, uint32_t version, Artifact &a,
     readTensorDecl(r, "frozen input", f.name, f.dtype, f.shape);
     r.blob("frozen input data", f.data);
   }
+
+  if (version < 6)
+    return;
+  n = r.count("bounded output list", 3 * 4);
+  for (uint64_t i = 0; i < n && r.ok(); ++i) {
+    uint32_t output = r.u32("bounded output");
+    uint32_t dim = r.u32("bounded dimension");
+    uint32_t buffer = r.u32("count buffer");
+    if (!r.ok())
+      return;
+    if (output >= a.outputs.size() ||
+        dim >= a.outputs[output].shape.size() ||
+        a.outputs[output].boundedDim >= 0) {
+      r.fail("bounded output", "output " + std::to_string(output) +
+                                   ", dimension " + std::to_string(dim) +
+                                   " is not an output dimension, or is "
+                                   "listed twice");
+      return;
+    }
+    a.outputs[output].boundedDim = dim;
+    a.outputs[output].countBuffer = buffer;
+  }
 }
 
 bool parse(Reader &r, uint32_t version, Artifact &a) {
@@ -453,6 +475,16 @@ void writeProgram(Writer &w, const Artifact &a, const Artifact *base) {
     writeTensorDecl(w, f.name, f.dtype, f.shape);
     w.blob(f.data.data(), f.data.size());
   }
+  uint64_t bounded = 0;
+  for (const TensorBinding &o : a.outputs)
+    bounded += o.boundedDim >= 0;
+  w.u64(bounded);
+  for (size_t i = 0; i < a.outputs.size(); ++i)
+    if (a.outputs[i].boundedDim >= 0) {
+      w.u32(static_cast<uint32_t>(i));
+      w.u32(static_cast<uint32_t>(a.outputs[i].boundedDim));
+      w.u32(a.outputs[i].countBuffer);
+    }
 }
 
 } // namespace

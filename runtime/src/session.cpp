@@ -58,6 +58,10 @@ bool byteSizeOf(const std::vector<int64_t> &shape, size_t elemSize,
 struct TensorSlot {
   TensorBinding binding;
   uint64_t byteSize = 0;
+  /// The shape and size the last run produced: the binding's, except where
+  /// the size depends on the data (TensorBinding::boundedDim).
+  std::vector<int64_t> lastShape;
+  uint64_t lastByteSize = 0;
 
   std::string describe() const {
     return binding.name + " (" + dtypeName(binding.dtype) + " " +
@@ -126,6 +130,9 @@ struct ot_session {
   Status execute(const std::function<Status(size_t)> &copyIn,
                  const std::function<Status(size_t)> &copyOut,
                  const std::function<Status()> &afterOut);
+  /// Sets each output's lastShape from its count where its size depends on
+  /// the data (after the kernels ran).
+  Status readCounts();
 
 private:
   /// Matches the given inputs and outputs to the model's (by name or
@@ -174,7 +181,7 @@ Status ot_session::validate(const Artifact &a) {
         return dataLoss(what + " refers to buffer " + std::to_string(b.buffer) +
                         " but the artifact has " + std::to_string(nbuf) +
                         " buffers");
-      TensorSlot slot{b, 0};
+      TensorSlot slot{b, 0, b.shape, 0};
       if (!byteSizeOf(b.shape, dtypeSize(b.dtype), slot.byteSize))
         return dataLoss(what + " has an invalid or dynamic shape " +
                         shapeString(b.shape.data(), b.shape.size()));
@@ -187,6 +194,15 @@ Status ot_session::validate(const Artifact &a) {
         return dataLoss(what + " is bound to buffer " +
                         std::to_string(b.buffer) +
                         ", which is not an input buffer");
+      if (b.boundedDim >= 0 &&
+          (list == &a.inputs ||
+           b.boundedDim >= static_cast<int64_t>(b.shape.size()) ||
+           b.shape[b.boundedDim] <= 0 ||
+           b.countBuffer >= nbuf ||
+           a.buffers[b.countBuffer].kind != BufferKind::Intermediate ||
+           a.buffers[b.countBuffer].sizeBytes < 4))
+        return dataLoss(what + " has an invalid data-dependent dimension");
+      slot.lastByteSize = slot.byteSize;
       slots.push_back(std::move(slot));
     }
   }
@@ -480,7 +496,7 @@ Status ot_session::run(const ot_host_tensor *in, size_t numIn,
           return okStatus();
         return device
             ->download(*buffers[outputs[s].binding.buffer],
-                       outBySlot[s]->data, outputs[s].byteSize)
+                       outBySlot[s]->data, outputs[s].lastByteSize)
             .withContext("downloading output '" + outputs[s].binding.name +
                          "'");
       },
@@ -506,11 +522,34 @@ Status ot_session::execute(const std::function<Status(size_t)> &copyIn,
   timing.execute_ms = msSince(start);
   timing.device_ms = device->deviceMs(*sequence);
   start = Clock::now();
+  OT_RETURN_IF_ERROR(readCounts());
   for (size_t s = 0; s < outputs.size(); ++s)
     OT_RETURN_IF_ERROR(copyOut(s));
   OT_RETURN_IF_ERROR(afterOut());
   timing.download_ms = msSince(start);
   lastTiming = timing;
+  return okStatus();
+}
+
+Status ot_session::readCounts() {
+  for (TensorSlot &slot : outputs) {
+    const TensorBinding &b = slot.binding;
+    if (b.boundedDim < 0)
+      continue;
+    int32_t count = 0;
+    OT_RETURN_IF_ERROR(
+        device->download(*buffers[b.countBuffer], &count, sizeof(count))
+            .withContext("reading the size of output '" + b.name + "'"));
+    int64_t bound = b.shape[b.boundedDim];
+    if (count < 0 || count > bound)
+      return internalError("output '" + b.name + "': the kernels computed " +
+                           std::to_string(count) + " entries along dimension " +
+                           std::to_string(b.boundedDim) +
+                           ", outside its bound " + std::to_string(bound));
+    slot.lastShape = b.shape;
+    slot.lastShape[b.boundedDim] = count;
+    slot.lastByteSize = slot.byteSize / bound * count;
+  }
   return okStatus();
 }
 
@@ -585,7 +624,7 @@ Status ot_session::runTensors(const ot_tensor_binding *in, size_t numIn,
         DeviceBuffer &from = *buffers[outputs[s].binding.buffer];
         DeviceBuffer &to = *tensorOf(outBySlot[s])->buffer;
         copied |= &from != &to;
-        return device->copy(to, from, outputs[s].byteSize)
+        return device->copy(to, from, outputs[s].lastByteSize)
             .withContext("copying output '" + outputs[s].binding.name + "'");
       },
       // The copies are ordered on the device; the caller may look at the
@@ -777,6 +816,32 @@ ot_status ot_session_variant_input_info(const ot_session *session,
     const ot_session *p =
         variant ? session->variants[variant - 1].get() : session;
     return Status::adopt(ot_session_input_info(p, index, out_info));
+  });
+}
+
+int64_t ot_session_output_bounded_dim(const ot_session *session,
+                                      size_t index) {
+  if (!session || index >= session->outputs.size())
+    return -1;
+  return session->outputs[index].binding.boundedDim;
+}
+
+ot_status ot_session_last_output_info(const ot_session *session, size_t index,
+                                      ot_tensor_info *out_info) {
+  return guardedCall([&]() -> Status {
+    if (!session || !out_info)
+      return invalidArgument("ot_session_last_output_info: NULL argument");
+    const ot_session *ran = session->lastRun;
+    if (index >= ran->outputs.size())
+      return invalidArgument("output index " + std::to_string(index) +
+                             " is out of range; the model has " +
+                             std::to_string(ran->outputs.size()) +
+                             " outputs");
+    const TensorSlot &slot = ran->outputs[index];
+    fillInfo(slot, out_info);
+    out_info->shape = slot.lastShape.data();
+    out_info->byte_size = slot.lastByteSize;
+    return okStatus();
   });
 }
 

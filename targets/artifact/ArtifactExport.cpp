@@ -296,6 +296,11 @@ Exporter::run(Target target,
         FailureOr<uint32_t> buf = bufferOf(v, ret);
         if (failed(buf))
           return failure();
+        // The count of an output whose size depends on the data (the
+        // legalization's "onnx.count" results) is no output: the output
+        // it sizes refers to its buffer.
+        if (main.getResultAttr(i, "onnx.count"))
+          continue;
         auto name = main.getResultAttrOfType<StringAttr>(i, "onnx.name");
         auto b =
             binding(name, v.getType(), *buf, ret,
@@ -305,6 +310,27 @@ Exporter::run(Target target,
           return failure();
         if (b->name.empty())
           b->name = "output" + std::to_string(i);
+        if (auto dim =
+                main.getResultAttrOfType<IntegerAttr>(i, "onnx.bounded_dim")) {
+          auto countResult =
+              main.getResultAttrOfType<IntegerAttr>(i, "onnx.count_result");
+          int64_t c = countResult ? countResult.getInt() : -1;
+          if (c < 0 || c >= static_cast<int64_t>(ret.getNumOperands()) ||
+              dim.getInt() < 0 ||
+              dim.getInt() >= static_cast<int64_t>(b->shape.size()))
+            return ret.emitError("output ")
+                   << i << " has an invalid count of its data-dependent size";
+          auto countType = dyn_cast<MemRefType>(ret.getOperand(c).getType());
+          if (!countType || countType.getNumElements() != 1 ||
+              !countType.getElementType().isInteger(32))
+            return ret.emitError("the count of output ")
+                   << i << " is not one i32";
+          FailureOr<uint32_t> countBuf = bufferOf(ret.getOperand(c), ret);
+          if (failed(countBuf))
+            return failure();
+          b->boundedDim = dim.getInt();
+          b->countBuffer = *countBuf;
+        }
         out.outputs.push_back(*b);
       }
       continue;
@@ -331,11 +357,14 @@ MemoryPlanStats planMemory(Artifact &a) {
       last[b] = i;
     }
   int64_t end = a.launches.size();
-  for (const TensorBinding &o : a.outputs) {
-    if (first[o.buffer] == kUnused)
-      first[o.buffer] = end;
-    last[o.buffer] = end;
-  }
+  for (const TensorBinding &o : a.outputs)
+    for (uint32_t b : {o.buffer, o.countBuffer}) {
+      if (b == o.countBuffer && o.boundedDim < 0)
+        continue;
+      if (first[b] == kUnused)
+        first[b] = end;
+      last[b] = end;
+    }
 
   // Intermediates in order of first use; each takes the smallest free
   // physical buffer that fits (or the largest free one, grown), else a new
@@ -408,8 +437,11 @@ MemoryPlanStats planMemory(Artifact &a) {
       arg = remap[arg];
   for (TensorBinding &t : a.inputs)
     t.buffer = remap[t.buffer];
-  for (TensorBinding &t : a.outputs)
+  for (TensorBinding &t : a.outputs) {
     t.buffer = remap[t.buffer];
+    if (t.boundedDim >= 0)
+      t.countBuffer = remap[t.countBuffer];
+  }
   a.buffers = std::move(buffers);
   return stats;
 }

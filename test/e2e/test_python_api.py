@@ -366,3 +366,26 @@ def test_cache_follows_external_data(ot, model_dir, tmp_path, monkeypatch):
     np.testing.assert_allclose(y2, S.onnxruntime_outputs(path, feeds)["y"],
                                rtol=S.RTOL, atol=S.ATOL)
     assert not np.allclose(y1, y2)
+
+
+def test_data_dependent_output_is_trimmed(ot, compile_tool, tmp_path):
+    """NonZero's output: its largest shape in the session's info (None
+    where it varies), the real one from each run."""
+    from onnx import TensorProto, helper
+    graph = helper.make_graph(
+        [helper.make_node("NonZero", ["x"], ["y"])], "nonzero",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4, 4])],
+        [helper.make_tensor_value_info("y", TensorProto.INT64, [2, None])])
+    path = tmp_path / "nonzero.onnx"
+    onnx.save_model(helper.make_model(
+        graph, opset_imports=[helper.make_opsetid("", 13)]), path)
+    artifact = tmp_path / "nonzero.otsa"
+    proc = S.compile_model(compile_tool, path, artifact)
+    assert proc.returncode == 0, S.describe(proc)
+    sess = ot.InferenceSession(artifact, device=S.DEVICE)
+    assert sess.get_outputs()[0].shape == [2, None]
+    x = np.diag([1.0, 0.0, 2.0, 3.0]).astype(np.float32)
+    (got,) = sess.run(None, {"x": x})
+    np.testing.assert_array_equal(got, np.array(np.nonzero(x)))
+    (got,) = sess.run(["y"], {"x": np.zeros((4, 4), np.float32)})
+    assert got.shape == (2, 0)

@@ -21,6 +21,8 @@ Artifact sampleArtifact() {
   a.inputs.push_back({"x", DType::F32, {2, 3}, 0});
   a.inputs.push_back({"scalar", DType::I64, {}, 1});
   a.outputs.push_back({"y:0/out", DType::BF16, {1, 2, 3, 4}, 2});
+  // A data-dependent size: dimension 1 at most 5, its count in buffer 2.
+  a.outputs.push_back({"nz", DType::I64, {2, 5}, 2, 1, 2});
   a.modules.push_back({"m0", {0x03, 0x02, 0x23, 0x07, 0, 0, 0, 0}});
   a.modules.push_back({"ptx", {'.', 'v', '\0'}});
   Launch l;
@@ -48,6 +50,8 @@ void expectSame(const TensorBinding &x, const TensorBinding &y) {
   EXPECT_EQ(x.dtype, y.dtype);
   EXPECT_EQ(x.shape, y.shape);
   EXPECT_EQ(x.buffer, y.buffer);
+  EXPECT_EQ(x.boundedDim, y.boundedDim);
+  EXPECT_EQ(x.countBuffer, y.countBuffer);
 }
 
 void expectSame(const Artifact &x, const Artifact &y) {
@@ -207,13 +211,13 @@ TEST(Artifact, ReadsVersions2To4) {
                              0xad, 0xde, 0x0d, 0xf0, 0xad, 0x0b};
   for (uint8_t version : {2, 3, 4}) {
     std::vector<uint8_t> bytes = serializeArtifact(a);
-    // No variants, the provenance (three empty strings) and the checksum
-    // at the end.
-    ASSERT_GT(bytes.size(), 40u);
+    // No bounded outputs (version 6), no variants, the provenance (three
+    // empty strings) and the checksum at the end.
+    ASSERT_GT(bytes.size(), 48u);
     bytes.resize(bytes.size() - 8);
-    ASSERT_TRUE(std::all_of(bytes.end() - 32, bytes.end(),
+    ASSERT_TRUE(std::all_of(bytes.end() - 40, bytes.end(),
                             [](uint8_t b) { return b == 0; }));
-    bytes.resize(bytes.size() - 32);
+    bytes.resize(bytes.size() - 40);
     auto at = std::search(bytes.begin(), bytes.end(), std::begin(pattern),
                           std::end(pattern));
     ASSERT_NE(at, bytes.end());
@@ -303,6 +307,15 @@ TEST(Artifact, RejectsTrailingBytesAndBadEnums) {
   bytes[12] = 7; // target
   EXPECT_FALSE(parseArtifact(bytes.data(), bytes.size(), out, error));
   EXPECT_NE(error.find("unknown target 7"), std::string::npos) << error;
+}
+
+TEST(Artifact, BoundedDimensionOutsideTheShapeIsRejected) {
+  Artifact a = sampleArtifact(), out;
+  a.outputs[1].boundedDim = 2; // the shape has two dimensions
+  std::vector<uint8_t> bytes = serializeArtifact(a);
+  std::string error;
+  EXPECT_FALSE(parseArtifact(bytes.data(), bytes.size(), out, error));
+  EXPECT_NE(error.find("bounded output"), std::string::npos) << error;
 }
 
 TEST(Artifact, MissingFileNamesThePath) {

@@ -60,6 +60,10 @@ STATUSES = ("pass", "mismatch", "legalization", "serialize", "reference",
 SIGNATURE_RE = re.compile(r"func\.func @main\((.*?)\)\s*->\s*\((.*?)\)\s*\{",
                           re.S)
 NAME_RE = re.compile(r'onnx\.name = "((?:[^"\\]|\\.)*)"')
+# An output whose size depends on the data: its bounded dimension and the
+# result that holds its count (docs/unsupported-ops.md).
+BOUNDED_RE = re.compile(r"onnx\.bounded_dim = (\d+)\s*:\s*i64, "
+                        r"onnx\.count_result = (\d+)")
 
 
 def tool(name, tools_dir):
@@ -94,11 +98,12 @@ TYPE_RE = re.compile(r"tensor<(?:[^x>]*x)*([a-z]+\d*)>")
 
 
 def signature(mlir):
-    """(arguments, results) of @main, each a list of (onnx.name, MLIR
-    element type) in order; (None, None) without one."""
+    """(arguments, results, bounded) of @main: the first two lists of
+    (onnx.name, MLIR element type) in order, the last {result: (bounded
+    dimension, count result)}; (None, None, None) without one."""
     m = SIGNATURE_RE.search(mlir)
     if not m:
-        return None, None
+        return None, None, None
 
     def parts(text, splitter):
         out = []
@@ -107,8 +112,12 @@ def signature(mlir):
             out.append((name.group(1) if name else None,
                         elt.group(1) if elt else None))
         return out
-    return parts(m.group(1), r"%arg\d+:\s*tensor<"), parts(m.group(2),
-                                                          r"tensor<")
+    results = parts(m.group(2), r"tensor<")
+    bounded = {}
+    for k, part in enumerate(re.split(r"tensor<", m.group(2))[1:]):
+        if b := BOUNDED_RE.search(part):
+            bounded[k] = (int(b.group(1)), int(b.group(2)))
+    return parts(m.group(1), r"%arg\d+:\s*tensor<"), results, bounded
 
 
 # numpy's form of the element types a TOSA function's arguments may have,
@@ -217,7 +226,7 @@ def check(case, tools, work, timeout):
         return {"status": "serialize", "detail": "strip-boundary-casts: " +
                 first_line(err)}
     tosa = pure.read_text()
-    arguments, results = signature(tosa)
+    arguments, results, bounded = signature(tosa)
     if arguments is None:
         return {"status": "serialize", "detail": "no @main in the TOSA"}
     flat = work / "model.tosa"
@@ -267,7 +276,13 @@ def check(case, tools, work, timeout):
     for k, (name, _) in enumerate(results):
         if name not in expected:
             continue
-        actual = as_expected(np.load(work / ofm_files[k]), expected[name])
+        actual = np.load(work / ofm_files[k])
+        if k in bounded:  # the real array, first in the bounded one
+            dim, count_result = bounded[k]
+            shape = list(actual.shape)
+            shape[dim] = int(np.load(work / ofm_files[count_result]).flat[0])
+            actual = actual.reshape(-1)[:int(np.prod(shape))].reshape(shape)
+        actual = as_expected(actual, expected[name])
         why = H.compare(name, expected[name], actual, *tol)
         if why:
             return {"status": "mismatch", "detail": why}

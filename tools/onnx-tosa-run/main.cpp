@@ -480,9 +480,15 @@ int inspect(const std::string &path) {
               static_cast<unsigned long long>(contentHash(a)));
   for (const auto *list : {&a.inputs, &a.outputs})
     for (const TensorBinding &t : *list)
-      std::printf("%-10s %s %s %s\n",
+      std::printf("%-10s %s %s %s%s\n",
                   list == &a.inputs ? "input:" : "output:", t.name.c_str(),
-                  dtypeName(t.dtype), shapeString(t.shape).c_str());
+                  dtypeName(t.dtype), shapeString(t.shape).c_str(),
+                  t.boundedDim < 0
+                      ? ""
+                      : (" (dimension " + std::to_string(t.boundedDim) +
+                         " depends on the data: at most " +
+                         std::to_string(t.shape[t.boundedDim]) + ")")
+                            .c_str());
   for (const FrozenInput &f : a.frozenInputs)
     std::printf("frozen:    %s %s %s (compiled for one value)\n",
                 f.name.c_str(), dtypeName(f.dtype),

@@ -20,7 +20,7 @@
 
 namespace onnx_tosa {
 
-constexpr uint32_t kArtifactVersion = 5;
+constexpr uint32_t kArtifactVersion = 6;
 /// The oldest version the runtime still reads (what later versions added
 /// takes its default).
 constexpr uint32_t kOldestArtifactVersion = 2;
@@ -65,6 +65,13 @@ struct TensorBinding {
   DType dtype = DType::F32;
   std::vector<int64_t> shape;
   uint32_t buffer = 0; ///< index into Artifact::buffers
+  /// An output whose size depends on the data (NonZero, Unique, ...):
+  /// `shape[boundedDim]` is an upper bound, and buffer `countBuffer` holds
+  /// the real extent (one int32) after each run. The buffer starts with the
+  /// elements of the real array in C order. -1 for every other tensor.
+  /// Since version 6.
+  int64_t boundedDim = -1;
+  uint32_t countBuffer = 0;
 };
 
 /// One device code object: PTX text or a cubin (CUDA), or SPIR-V words

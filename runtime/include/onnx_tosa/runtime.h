@@ -179,6 +179,17 @@ ot_status ot_session_input_info(const ot_session *session, size_t index,
 ot_status ot_session_output_info(const ot_session *session, size_t index,
                                  ot_tensor_info *out_info);
 
+/* Outputs whose size depends on the input values (NonZero, Unique,
+ * NonMaxSuppression): ot_session_output_info gives the largest shape, and
+ * this the dimension of it that varies; -1 for an output of fixed shape.
+ * A run takes such an output with that largest shape and writes the real
+ * array's elements (C order) at the start of its memory. */
+int64_t ot_session_output_bounded_dim(const ot_session *session, size_t index);
+/* Output `index` as the last run produced it: the real shape and byte size
+ * where they depend on the data, else those of ot_session_output_info (also
+ * before any run). The shape pointer stays valid until the next run. */
+ot_status ot_session_last_output_info(const ot_session *session, size_t index,
+                                      ot_tensor_info *out_info);
 /* Shape variants: an artifact compiled with --dim N=1,4,8 holds one program
  * per combination of values. ot_session_run (and ot_session_run_tensors)
  * runs the one whose input shapes are those given, and refuses shapes none

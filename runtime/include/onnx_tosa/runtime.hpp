@@ -182,7 +182,23 @@ public:
                       t.data.size()});
     }
     runInto(in, refs);
+    // Outputs whose size depends on the data: their real shape.
+    for (size_t i = 0; i < results.size(); ++i) {
+      ot_tensor_info info;
+      detail::check(ot_session_last_output_info(get(), i, &info));
+      if (info.byte_size == results[i].data.size())
+        continue;
+      results[i].info.shape.assign(info.shape, info.shape + info.rank);
+      results[i].info.byteSize = info.byte_size;
+      results[i].data.resize(info.byte_size);
+    }
     return results;
+  }
+
+  /// The dimension of output `index` whose size depends on the data (its
+  /// info holds the largest), or -1 (ot_session_output_bounded_dim).
+  int64_t outputBoundedDim(size_t index) const {
+    return ot_session_output_bounded_dim(get(), index);
   }
 
   /// Where the last run spent its time (upload, kernels, download).

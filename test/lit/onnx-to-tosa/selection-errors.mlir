@@ -1,4 +1,5 @@
-// TopK and Compress need compile-time constants: the errors name the node,
+// TopK needs a compile-time K, and Compress a compile-time condition unless
+// its result is a graph output: the errors name the node,
 // and a graph input that could be frozen.
 // RUN: not onnx-tosa-opt %s -split-input-file --convert-onnx-to-tosa 2>&1 | FileCheck %s
 
@@ -19,10 +20,13 @@ func.func @k_too_large(%x: tensor<100xf32>) -> (!onnx.unknown, !onnx.unknown) {
 
 // -----
 
-// CHECK: node 'cmp' (Compress, domain 'ai.onnx', opset 11): a run-time condition is not expressible in TOSA (the output size depends on its values); it is computed from graph input 'cond', which --freeze-input cond=FILE.npy turns into a constant
+// A run-time condition is supported for a graph output only
+// (data-dependent.mlir): here a node reads the result.
+// CHECK: node 'cmp' (Compress, domain 'ai.onnx', opset 11): a run-time condition gives an output whose size depends on its values, which is only supported for a graph output; it is computed from graph input 'cond', which --freeze-input cond=FILE.npy turns into a constant
 func.func @run_time_condition(%x: tensor<3x2xf32>, %c: tensor<3xi1> {onnx.name = "cond"}) -> !onnx.unknown {
   %0 = onnx.node "Compress"(%x, %c) {attrs = {axis = 0 : i64}, domain = "", node_name = "cmp", opset = 11 : i64} : (tensor<3x2xf32>, tensor<3xi1>) -> !onnx.unknown
-  return %0 : !onnx.unknown
+  %1 = onnx.node "Neg"(%0) {attrs = {}, domain = "", node_name = "n", opset = 13 : i64} : (!onnx.unknown) -> !onnx.unknown
+  return %1 : !onnx.unknown
 }
 
 // -----

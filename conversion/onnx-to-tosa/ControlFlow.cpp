@@ -13,7 +13,9 @@
 //    (if-conversion; ONNX bodies have no side effects).
 //  - Loop: unrolled when the number of iterations is known at compile time
 //    (a constant trip count, or the declared length of a scan output), with
-//    the loop-carried values selected by the run-time condition; otherwise,
+//    the loop-carried values selected by the run-time condition (scan
+//    outputs then have a data-dependent length: the iterations that ran,
+//    see NodeContext::setOutputCount); otherwise,
 //    with no scan outputs, a tosa.while_loop (legal TOSA, which the device
 //    pipeline does not run yet).
 //  - Scan: unrolled over its static sequence length.
@@ -271,16 +273,24 @@ LegalizeResult loop(NodeContext &ctx) {
     carried.push_back(ctx.input(2 + k));
   SmallVector<Values> scanElements(numScan);
   bool predicated = false;
+  // Whether iteration `i` (of the loop, not only of what is unrolled) runs.
+  auto runs = [&](Value activeSoFar, int64_t i) {
+    if (!runTimeTripCount)
+      return activeSoFar;
+    Value m = t.reshape(runTimeTripCount, {});
+    Value inRange = t.compare<tosa::GreaterOp>(m, t.scalarLike(m, i));
+    return t.binary<tosa::LogicalAndOp>(activeSoFar, inRange);
+  };
+  // The iterations that ran, as i32 [1] (for the scan outputs' length).
+  Type i32 = b.getI32Type();
+  Value ran = t.splat({1}, i32, 0);
   for (int64_t i = 0; i < *unroll; ++i) {
-    if (runTimeTripCount) {
-      Value m = t.reshape(runTimeTripCount, {});
-      Value inRange = t.compare<tosa::GreaterOp>(m, t.scalarLike(m, i));
-      active = t.binary<tosa::LogicalAndOp>(active, inRange);
-    }
+    active = runs(active, i);
     std::optional<bool> known = constantCondition(active);
     if (known && !*known)
       break;
     predicated |= !known;
+    ran = t.add(ran, t.reshape(t.indicator(active, i32), {1}));
     Value iterationNumber =
         t.constant(fromInts(RankedTensorType::get({}, b.getI64Type()), {i}));
     Values inputs{iterationNumber, condition};
@@ -324,6 +334,16 @@ LegalizeResult loop(NodeContext &ctx) {
     active = t.binary<tosa::LogicalAndOp>(active, condition);
   }
 
+  // With a run-time stop, how many rows ONNX produces is only known at run
+  // time: the scan outputs are bounded by the unrolled iterations, and their
+  // count is those that ran (NodeContext::setOutputCount), plus one when
+  // the loop would run past what is unrolled, which the runtime reports as
+  // an error rather than return a truncated loop.
+  Value count;
+  if (predicated) {
+    Value beyond = runs(active, *unroll);
+    count = t.add(ran, t.reshape(t.indicator(beyond, i32), {1}));
+  }
   Values results(carried);
   for (unsigned k = 0; k < numScan; ++k) {
     unsigned output = numCarried + k;
@@ -331,17 +351,11 @@ LegalizeResult loop(NodeContext &ctx) {
       results.push_back(Value());
       continue;
     }
-    // With a run-time stop, how many rows ONNX produces is only known at
-    // run time; the model's declared length is what is computed (iterations
-    // past a stop keep the loop-carried values).
-    if (predicated && declaredScanLength(ctx, output) !=
-                          static_cast<int64_t>(scanElements[k].size()))
-      return ctx.fail("scan output " + Twine(k) +
-                      " has a length that depends on the run-time condition; "
-                      "declare its shape");
     FailureOr<Value> stacked = stack(ctx, scanElements[k], 0, k);
     if (failed(stacked))
       return failure();
+    if (count)
+      ctx.setOutputCount(output, 0, count);
     results.push_back(*stacked);
   }
   return results;

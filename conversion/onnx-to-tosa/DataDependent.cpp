@@ -492,7 +492,11 @@ LegalizeResult compress(NodeContext &ctx) {
   // A size that depends on the data can only be a graph output's (the
   // pass refuses it elsewhere); there a constant condition is the way.
   if (!llvm::all_of(ctx.getNode().getOutputs()[0].getUsers(),
-                    [](Operation *user) { return isa<func::ReturnOp>(user); }))
+                    [](Operation *user) {
+                      auto node = dyn_cast<onnx::NodeOp>(user);
+                      return isa<func::ReturnOp>(user) ||
+                             (node && keepsElementOrder(node));
+                    }))
     return ctx.failNotConstant(
         1, "a run-time condition gives an output whose size depends on its "
            "values, which is only supported for a graph output");

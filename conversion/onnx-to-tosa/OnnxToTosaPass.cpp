@@ -453,6 +453,21 @@ struct DemotedValues {
   DenseMap<Value, NodeContext::OutputCount> counts;
 };
 
+} // namespace
+
+bool keepsElementOrder(onnx::NodeOp node) {
+  StringRef domain = node.getDomain();
+  if ((!domain.empty() && domain != "ai.onnx") || node.getInputs().size() != 1)
+    return false;
+  return llvm::is_contained(
+      {"Cast", "Identity", "Neg", "Abs", "Relu", "Sigmoid", "Tanh", "Exp",
+       "Log", "Sqrt", "Reciprocal", "Floor", "Ceil", "Round", "Sign", "Not",
+       "Erf", "Softplus", "Sin", "Cos"},
+      node.getOpType());
+}
+
+namespace {
+
 /// Ops whose handlers take sequences and optionals (Sequence.h) as inputs;
 /// every other handler is given tensors only.
 bool takesSequences(onnx::NodeOp node) {
@@ -537,6 +552,19 @@ LogicalResult convertNode(OpBuilder &builder, onnx::NodeOp node,
   }
   if (failed(results))
     return nodeError(node, why);
+  // An elementwise op of one input keeps a data-dependent size where it is:
+  // its output holds the real array first too.
+  if (keepsElementOrder(node) && !results->empty() && (*results)[0] &&
+      !node.getInputs().empty()) {
+    Value in = node.getInputs()[0];
+    auto it = demoted.counts.find(in);
+    if (it != demoted.counts.end() &&
+        cast<ShapedType>((*results)[0].getType()).getShape() ==
+            cast<ShapedType>(in.getType()).getShape()) {
+      counts.resize(std::max<size_t>(counts.size(), 1));
+      counts[0] = it->second;
+    }
+  }
 
   for (auto [i, out] : llvm::enumerate(node.getOutputs())) {
     if (i >= results->size() || !(*results)[i]) {
@@ -576,13 +604,17 @@ LogicalResult convertNode(OpBuilder &builder, onnx::NodeOp node,
     }
     // An output whose size depends on the data is only handed to the
     // runtime, which trims it to its count; ops reading it would have to
-    // honour the count, which none does yet.
+    // honour the count, which only elementwise ops of one input do (their
+    // output keeps the count, keepsElementOrder).
     NodeContext::OutputCount count =
         i < counts.size() ? counts[i] : NodeContext::OutputCount();
     Type declaredForCheck = out.getType();
     if (count.count) {
       for (Operation *user : out.getUsers())
-        if (!isa<func::ReturnOp>(user))
+        if (!isa<func::ReturnOp>(user) &&
+            !(isa<onnx::NodeOp>(user) &&
+              keepsElementOrder(cast<onnx::NodeOp>(user)) &&
+              user->getOperand(0) == out))
           return nodeError(
               node, "output " + Twine(i) +
                         " has a size that depends on the input values, which "

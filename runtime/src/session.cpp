@@ -541,6 +541,17 @@ Status ot_session::readCounts() {
         device->download(*buffers[b.countBuffer], &count, sizeof(count))
             .withContext("reading the size of output '" + b.name + "'"));
     int64_t bound = b.shape[b.boundedDim];
+    // One past the bound: a Loop ran more iterations than were unrolled
+    // for this scan output (the legalization counts it so).
+    if (count == bound + 1)
+      return invalidArgument(
+          "output '" + b.name + "' would have more than the " +
+          std::to_string(bound) + " entries along dimension " +
+          std::to_string(b.boundedDim) +
+          " it was compiled for: the Loop that computes it runs more "
+          "iterations than it was unrolled for (its scan output's declared "
+          "length); declare a longer one or recompile with a constant trip "
+          "count");
     if (count < 0 || count > bound)
       return internalError("output '" + b.name + "': the kernels computed " +
                            std::to_string(count) + " entries along dimension " +

@@ -56,15 +56,16 @@ def test_nonexistent_model(compile_tool, tmp_path):
 # The compiler, given ops it cannot legalize.
 
 
-def nonzero_model():
-    """A supported Relu, then NonZero (default domain, not in the first set
-    of ops): the error must name the second node, not the first."""
-    g = Graph("unsupported_nonzero")
+def bernoulli_model():
+    """A supported Relu, then Bernoulli (default domain, a random op no
+    target supports): the error must name the second node, not the
+    first."""
+    g = Graph("unsupported_bernoulli")
     h = g.node("Relu", [g.input("x", [3, 4])], name="relu_first")
-    g.node("NonZero", [h], outputs=["idx"], name="find_nonzero")
+    g.node("Bernoulli", [h], outputs=["coin"], name="flip_coins")
     model = g.model(check=False)
     model.graph.output.extend(
-        [helper.make_tensor_value_info("idx", TensorProto.INT64, [2, None])])
+        [helper.make_tensor_value_info("coin", TensorProto.FLOAT, [3, 4])])
     onnx.checker.check_model(model, full_check=True)
     return model
 
@@ -82,9 +83,9 @@ def frobnicate_model():
 
 
 @pytest.mark.parametrize("build, node, op, domain, opset", [
-    (nonzero_model, "find_nonzero", "NonZero", "ai.onnx", 17),
+    (bernoulli_model, "flip_coins", "Bernoulli", "ai.onnx", 17),
     (frobnicate_model, "frob_node", "Frobnicate", "com.example", 3),
-], ids=["NonZero", "com.example.Frobnicate"])
+], ids=["Bernoulli", "com.example.Frobnicate"])
 def test_unsupported_op(compile_tool, tmp_path, build, node, op, domain,
                         opset):
     path = tmp_path / "model.onnx"
@@ -400,18 +401,18 @@ def test_every_unsupported_node_in_one_run(compile_tool, tmp_path):
     error would repeat the first)."""
     g = Graph("several_unsupported")
     x = g.input("x", [3, 4])
-    idx = g.node("NonZero", [x], name="find_nonzero")
-    g.node("Cast", [idx], name="uses_nonzero", to=TensorProto.FLOAT)
+    coins = g.node("Bernoulli", [x], name="flip_coins")
+    g.node("Cast", [coins], name="uses_coins", to=TensorProto.INT32)
     g.node("Frobnicate", [x], name="frob_node", domain="com.example")
-    g.node("Unique", [x], outputs=["u"], name="unique_node")
+    g.node("RandomUniformLike", [x], outputs=["u"], name="random_node")
     g.output(g.node("Relu", [x], outputs=["y"], name="fine_relu"))
     model = g.model(extra_opsets=[("com.example", 1)], check=False)
     path = tmp_path / "model.onnx"
     onnx.save_model(model, path)
     proc = compile_expect_error(compile_tool, path, tmp_path)
     errors = [l for l in proc.stderr.splitlines() if ": error: " in l]
-    for node in ("find_nonzero", "frob_node", "unique_node"):
+    for node in ("flip_coins", "frob_node", "random_node"):
         assert sum(f"node '{node}'" in l for l in errors) == 1, (
             f"{node} not reported once{S.describe(proc)}")
-    assert not any("uses_nonzero" in l or "fine_relu" in l for l in errors), (
+    assert not any("uses_coins" in l or "fine_relu" in l for l in errors), (
         S.describe(proc))

@@ -170,3 +170,68 @@ def test_compress_with_run_time_condition(compile_tool, run_tool, tmp_path,
         {"x": x, "c": np.zeros(cond_len, bool)},
         {"x": x, "c": np.ones(cond_len, bool)},
     ])
+
+
+def loop_model(tmp_path, declared_length):
+    """y = cumulative sums of x[i] for i < M (M a graph input), as a Loop
+    with a scan output: the issue's example, whose scan output is declared
+    `declared_length` long whatever M is."""
+    body = helper.make_graph(
+        [helper.make_node("Gather", ["x", "i"], ["xi"], axis=0),
+         helper.make_node("Add", ["s", "xi"], ["s_next"]),
+         helper.make_node("Identity", ["s_next"], ["scan"]),
+         helper.make_node("Identity", ["c"], ["c_next"])],
+        "body",
+        [helper.make_tensor_value_info("i", TensorProto.INT64, []),
+         helper.make_tensor_value_info("c", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("s", TensorProto.FLOAT, [])],
+        [helper.make_tensor_value_info("c_next", TensorProto.BOOL, []),
+         helper.make_tensor_value_info("s_next", TensorProto.FLOAT, []),
+         helper.make_tensor_value_info("scan", TensorProto.FLOAT, [])])
+    graph = helper.make_graph(
+        [helper.make_node("Loop", ["m", "", "s0"], ["total", "sums"],
+                          name="cumsum", body=body)],
+        "loop_trip_count",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [8]),
+         helper.make_tensor_value_info("m", TensorProto.INT64, []),
+         helper.make_tensor_value_info("s0", TensorProto.FLOAT, [])],
+        [helper.make_tensor_value_info("total", TensorProto.FLOAT, []),
+         helper.make_tensor_value_info("sums", TensorProto.FLOAT,
+                                       [declared_length])])
+    return save(tmp_path, graph, 13)
+
+
+def test_loop_scan_output_has_the_trip_counts_length(compile_tool, run_tool,
+                                                     tmp_path):
+    path = loop_model(tmp_path, 5)
+    x = np.array([1, 2, 3, 1, 1, 4, 4, 4], np.float32)
+
+    def feeds(m):
+        return {"x": x, "m": np.array(m, np.int64),
+                "s0": np.array(0, np.float32)}
+    artifact = check_runs(compile_tool, run_tool, tmp_path, path,
+                          [feeds(2), feeds(5), feeds(0)])
+    # More iterations than the declared length the loop was unrolled for:
+    # an error naming the output, not a truncated loop.
+    run = S.run_artifact(run_tool, artifact,
+                         S.save_inputs(feeds(7), tmp_path / "in_long"),
+                         tmp_path)
+    S.assert_clean_error(run, S.RUN)
+    S.assert_mentions(run, r"output 'sums' would have more than the 5 "
+                      r"entries", "the output and its bound")
+    S.assert_mentions(run, "Loop", "why")
+
+
+def test_elementwise_op_keeps_the_count(compile_tool, run_tool, tmp_path):
+    """NonZero's indices through Cast and Neg: elementwise ops of one input
+    keep the real array first, so their output is trimmed as well."""
+    graph = helper.make_graph(
+        [helper.make_node("NonZero", ["x"], ["nz"]),
+         helper.make_node("Cast", ["nz"], ["f"], to=TensorProto.FLOAT),
+         helper.make_node("Neg", ["f"], ["y"])],
+        "nonzero_cast",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [3, 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, None])])
+    path = save(tmp_path, graph, 13)
+    x = np.array([[0, 1, 0], [2, 0, 0], [0, 0, 3]], np.float32)
+    check_runs(compile_tool, run_tool, tmp_path, path, [{"x": x}])

@@ -141,11 +141,11 @@ def test_compile_options_are_the_cli_options(ot, mlp):
 
 
 def test_compile_error_names_the_node(ot, tmp_path):
-    from test_bad_input import nonzero_model
+    from test_bad_input import bernoulli_model
     with pytest.raises(ot.CompileError) as info:
-        ot.compile(nonzero_model(), **compile_options())
+        ot.compile(bernoulli_model(), **compile_options())
     message = str(info.value)
-    for text in ("find_nonzero", "NonZero", "17"):
+    for text in ("flip_coins", "Bernoulli", "17"):
         assert text in message, message
 
 

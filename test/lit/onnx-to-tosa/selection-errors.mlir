@@ -25,7 +25,7 @@ func.func @k_too_large(%x: tensor<100xf32>) -> (!onnx.unknown, !onnx.unknown) {
 // CHECK: node 'cmp' (Compress, domain 'ai.onnx', opset 11): a run-time condition gives an output whose size depends on its values, which is only supported for a graph output; it is computed from graph input 'cond', which --freeze-input cond=FILE.npy turns into a constant
 func.func @run_time_condition(%x: tensor<3x2xf32>, %c: tensor<3xi1> {onnx.name = "cond"}) -> !onnx.unknown {
   %0 = onnx.node "Compress"(%x, %c) {attrs = {axis = 0 : i64}, domain = "", node_name = "cmp", opset = 11 : i64} : (tensor<3x2xf32>, tensor<3xi1>) -> !onnx.unknown
-  %1 = onnx.node "Neg"(%0) {attrs = {}, domain = "", node_name = "n", opset = 13 : i64} : (!onnx.unknown) -> !onnx.unknown
+  %1 = onnx.node "Transpose"(%0) {attrs = {}, domain = "", node_name = "t", opset = 13 : i64} : (!onnx.unknown) -> !onnx.unknown
   return %1 : !onnx.unknown
 }
 

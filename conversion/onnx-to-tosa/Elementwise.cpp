@@ -319,7 +319,8 @@ LegalizeResult legacyPow(NodeContext &ctx) {
 /// C's fmod), with fmod = 0 that of floored division (sign of B, Python's %
 /// and numpy.mod; opset 28 allows it for floats too, and earlier opsets
 /// leave it undefined there, so the same meaning is used throughout). Both
-/// from r = a - trunc(a/b)*b.
+/// from the truncated remainder: a - trunc(a/b)*b for integers, exactFmod
+/// for floats.
 LegalizeResult mod(NodeContext &ctx) {
   if (failed(checkOperands(ctx, 2, Elt::Number)))
     return failure();
@@ -338,22 +339,11 @@ LegalizeResult mod(NodeContext &ctx) {
                            return r;
                          }))
     return Values{folded};
-  Value quotient = t.div(a, b);
-  if (TosaBuilder::isFloat(a)) {
-    Value nonNeg =
-        t.compare<tosa::GreaterEqualOp>(quotient, t.scalarLike(quotient, 0));
-    quotient = t.select(nonNeg, t.unary<tosa::FloorOp>(quotient),
-                        t.unary<tosa::CeilOp>(quotient));
-  }
-  Value r = t.sub(a, t.mul(quotient, b));
-  if (TosaBuilder::isFloat(a)) {
-    // A finite a over an infinite b leaves a (C's fmod, numpy.mod), where
-    // the formula gives 0 * inf = NaN.
-    double inf = std::numeric_limits<double>::infinity();
-    Value bInf = t.compare<tosa::EqualOp>(t.abs(b), t.scalarLike(b, inf));
-    Value aFinite = t.compare<tosa::GreaterOp>(t.scalarLike(a, inf), t.abs(a));
-    r = t.select(t.binary<tosa::LogicalAndOp>(bInf, aFinite), a, r);
-  }
+  // Floats: the truncated remainder exactly, as C's fmod (a - trunc(a/b)*b
+  // in the data type is off by a whole b where a/b rounds up to an
+  // integer: fmod(-7, 0.1) gave 0 for -0.0999999).
+  Value r = TosaBuilder::isFloat(a) ? exactFmod(t, a, b)
+                                    : t.sub(a, t.mul(t.div(a, b), b));
   if (fmod)
     return Values{r};
   // Floored: move a non-zero remainder whose sign differs from b's by b.

@@ -13,6 +13,7 @@
 #include "conversion/onnx-to-tosa/ExactArithmetic.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace mlir;
 
@@ -210,6 +211,54 @@ Value roundProductF32(TosaBuilder &t, Value acc, Value m) {
                                    isOdd(t, n)));
   n = t.select(up, t.add(n, t.scalarLike(n, 1)), n);
   return t.select(negative, t.negate(n), n);
+}
+
+Value exactFmod(TosaBuilder &t, Value a, Value b) {
+  Type elt = t.elementTypeOf(a);
+  // f16 and bf16 values are f32 values, and so is their remainder.
+  bool narrow = !elt.isF32();
+  int steps = elt.isF16() ? 40 : 280;
+  if (narrow) {
+    a = t.cast(a, f32(t));
+    b = t.cast(b, f32(t));
+  }
+  Value absA = t.abs(a), absB = t.abs(b);
+  // m = |b| * 2^i with m <= |a| < 2m: |b|'s significand at |a|'s binade,
+  // or one binade below where |b|'s significand is the larger.
+  auto [pa, invA] = binade(t, absA);
+  auto [pb, invB] = binade(t, absB);
+  Value sigA = t.mul(absA, invA), sigB = t.mul(absB, invB);
+  Value larger = t.compare<tosa::GreaterOp>(sigB, sigA);
+  Value m = t.mul(t.select(larger, t.mul(sigB, t.scalarLike(sigB, 0.5)), sigB),
+                  pa);
+  Value r = absA;
+  for (int i = 0; i < steps; ++i) {
+    // m is |b| * 2^j (j >= 0) while m >= |b|; below that nothing is taken.
+    Value take = t.binary<tosa::LogicalAndOp>(
+        t.compare<tosa::GreaterEqualOp>(r, m),
+        t.compare<tosa::GreaterEqualOp>(m, absB));
+    r = t.select(take, t.sub(r, m), r);
+    m = t.mul(m, t.scalarLike(m, 0.5));
+  }
+  // a's sign (a remainder of 0 keeps it too: fmod(-4, 2) is -0).
+  Value negative = t.compare<tosa::GreaterOp>(t.scalarLike(a, 0), a);
+  r = t.select(negative, t.negate(r), r);
+  double inf = std::numeric_limits<double>::infinity();
+  double nan = std::numeric_limits<double>::quiet_NaN();
+  Value zeroB = t.compare<tosa::EqualOp>(absB, t.scalarLike(absB, 0));
+  Value infA = t.compare<tosa::EqualOp>(absA, t.scalarLike(absA, inf));
+  Value infB = t.compare<tosa::EqualOp>(absB, t.scalarLike(absB, inf));
+  Value smaller = t.compare<tosa::GreaterOp>(absB, absA); // also a = 0
+  r = t.select(t.binary<tosa::LogicalOrOp>(smaller, infB), a, r);
+  r = t.select(t.binary<tosa::LogicalOrOp>(zeroB, infA),
+               t.scalarLike(r, nan), r);
+  // NaN operands: comparisons with them are false, so r is what the steps
+  // left; a NaN operand makes the result NaN.
+  Value aNaN = t.unary<tosa::LogicalNotOp>(t.compare<tosa::EqualOp>(a, a));
+  Value bNaN = t.unary<tosa::LogicalNotOp>(t.compare<tosa::EqualOp>(b, b));
+  r = t.select(t.binary<tosa::LogicalOrOp>(aNaN, bNaN), t.scalarLike(r, nan),
+               r);
+  return narrow ? t.cast(r, elt) : r;
 }
 
 } // namespace onnx_tosa

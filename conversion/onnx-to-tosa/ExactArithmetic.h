@@ -44,6 +44,15 @@ mlir::Value divideF32(TosaBuilder &t, mlir::Value x, mlir::Value s);
 /// type); m below 2^-37 falls outside the windows but rounds to 0 anyway.
 mlir::Value roundProductF32(TosaBuilder &t, mlir::Value acc, mlir::Value m);
 
+/// fmod(a, b) of floats as C computes it, exactly (the remainder is always
+/// representable): |a| reduced by |b| * 2^i for i from the largest with
+/// |b| * 2^i <= |a| down to 0, where each subtraction is exact (its
+/// operands are within a factor of 2: Sterbenz's lemma), then a's sign;
+/// NaN where b is 0 or a is infinite, a where b is infinite. The reduction
+/// is unrolled over the whole exponent range (280 steps of elementwise ops
+/// for f32 and bf16, 40 for f16), which one fused kernel runs.
+mlir::Value exactFmod(TosaBuilder &t, mlir::Value a, mlir::Value b);
+
 } // namespace onnx_tosa
 
 #endif // ONNX_TOSA_CONVERSION_EXACTARITHMETIC_H

@@ -195,6 +195,8 @@ constexpr StringLiteral kUnsignedAttr = "onnx.unsigned";
 /// i8 bit patterns in the signature, with the type the model declares; the
 /// artifact reports it with that dtype.
 constexpr StringLiteral kElementTypeAttr = "onnx.element_type";
+/// Marks a 64-bit graph input whose values are computed in 32 bits.
+constexpr StringLiteral kNarrowedAttr = "onnx.narrowed";
 /// A graph output whose size depends on the data (NodeContext::
 /// setOutputCount): its bounded dimension, and the index of the function
 /// result holding the count (an i32 tensor<1xi32> marked kCountAttr, which
@@ -1013,6 +1015,20 @@ LogicalResult convertFunction(func::FuncOp func) {
   for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body)))
     if (isa<onnx::NoneOp>(op) || isOpTriviallyDead(&op))
       op.erase();
+  // Graph inputs whose values are computed in 32 bits (int64 as i32,
+  // float64 as f32, uint64 as its low 32 bits): the runtime refuses values
+  // that do not fit rather than compute with others (docs/types.md). One
+  // only passed through to an output keeps its values and is not marked.
+  for (BlockArgument arg : body.getArguments()) {
+    auto type = dyn_cast<RankedTensorType>(arg.getType());
+    if (!type || !type.getElementType().isIntOrFloat() ||
+        type.getElementTypeBitWidth() != 64)
+      continue;
+    if (llvm::any_of(arg.getUsers(), [](Operation *user) {
+          return isa<arith::TruncIOp, arith::TruncFOp>(user);
+        }))
+      func.setArgAttr(arg.getArgNumber(), kNarrowedAttr, UnitAttr::get(ctx));
+  }
   // Handlers build their small constants (zero points, shifts, shapes) where
   // they need them; keep one of each.
   IRRewriter rewriter(func.getContext());

@@ -380,6 +380,17 @@ void parseProgram(Reader &r, uint32_t version, Artifact &a,
     a.outputs[output].boundedDim = dim;
     a.outputs[output].countBuffer = buffer;
   }
+  n = r.count("narrowed input list", 4);
+  for (uint64_t i = 0; i < n && r.ok(); ++i) {
+    uint32_t input = r.u32("narrowed input");
+    if (r.ok() && input >= a.inputs.size()) {
+      r.fail("narrowed input", "input " + std::to_string(input) +
+                                   " does not exist");
+      return;
+    }
+    if (r.ok())
+      a.inputs[input].narrowed = true;
+  }
 }
 
 bool parse(Reader &r, uint32_t version, Artifact &a) {
@@ -485,6 +496,13 @@ void writeProgram(Writer &w, const Artifact &a, const Artifact *base) {
       w.u32(static_cast<uint32_t>(a.outputs[i].boundedDim));
       w.u32(a.outputs[i].countBuffer);
     }
+  uint64_t narrowed = 0;
+  for (const TensorBinding &in : a.inputs)
+    narrowed += in.narrowed;
+  w.u64(narrowed);
+  for (size_t i = 0; i < a.inputs.size(); ++i)
+    if (a.inputs[i].narrowed)
+      w.u32(static_cast<uint32_t>(i));
 }
 
 } // namespace

@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cfloat>
+#include <cmath>
 #include <cstring>
 #include <functional>
 
@@ -470,6 +472,57 @@ Status ot_session::bind(const ot_host_tensor *in, size_t numIn,
   return okStatus();
 }
 
+/// An int64, uint64 or float64 input the program computes in 32 bits
+/// (TensorBinding::narrowed): every value must survive that, or the run is
+/// refused, naming the input, the value and where it is (docs/types.md).
+Status checkNarrowedInput(const TensorSlot &slot, const void *data) {
+  const TensorBinding &b = slot.binding;
+  size_t n = slot.byteSize / 8;
+  auto where = [&](size_t flat) {
+    std::vector<int64_t> index(b.shape.size());
+    for (size_t d = b.shape.size(); d-- > 0;) {
+      index[d] = static_cast<int64_t>(flat % b.shape[d]);
+      flat /= b.shape[d];
+    }
+    return shapeString(index.data(), index.size());
+  };
+  for (size_t i = 0; i < n; ++i) {
+    std::string bad, range;
+    if (b.dtype == DType::I64) {
+      int64_t v;
+      std::memcpy(&v, static_cast<const uint8_t *>(data) + 8 * i, 8);
+      if (v < INT32_MIN || v > INT32_MAX) {
+        bad = std::to_string(v);
+        range = "int64 data is computed as int32: values must lie in "
+                "[-2147483648, 2147483647]";
+      }
+    } else if (b.dtype == DType::U64) {
+      uint64_t v;
+      std::memcpy(&v, static_cast<const uint8_t *>(data) + 8 * i, 8);
+      if (v > UINT32_MAX) {
+        bad = std::to_string(v);
+        range = "uint64 data is computed in 32 bits: values must be below "
+                "4294967296";
+      }
+    } else if (b.dtype == DType::F64) {
+      double v;
+      std::memcpy(&v, static_cast<const uint8_t *>(data) + 8 * i, 8);
+      if (std::isfinite(v) && std::fabs(v) > FLT_MAX) {
+        char text[32];
+        std::snprintf(text, sizeof(text), "%.9g", v);
+        bad = text;
+        range = "float64 data is computed as float32: finite values must "
+                "lie within +-3.4028235e+38";
+      }
+    }
+    if (!bad.empty())
+      return invalidArgument("input '" + b.name + "' holds " + bad + " at " +
+                             where(i) + ", which this model cannot compute "
+                             "with: " + range + " (docs/types.md)");
+  }
+  return okStatus();
+}
+
 Status ot_session::run(const ot_host_tensor *in, size_t numIn,
                        const ot_host_tensor *out, size_t numOut) {
   ot_session *chosen;
@@ -486,6 +539,8 @@ Status ot_session::run(const ot_host_tensor *in, size_t numIn,
 
   return execute(
       [&](size_t s) {
+        if (inputs[s].binding.narrowed)
+          OT_RETURN_IF_ERROR(checkNarrowedInput(inputs[s], inBySlot[s]->data));
         return device
             ->upload(*buffers[inputs[s].binding.buffer], inBySlot[s]->data,
                      inputs[s].byteSize)

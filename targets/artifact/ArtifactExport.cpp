@@ -208,6 +208,7 @@ Exporter::run(Target target,
       return failure();
     if (b->name.empty())
       b->name = "input" + std::to_string(i);
+    b->narrowed = static_cast<bool>(main.getArgAttr(i, "onnx.narrowed"));
     out.inputs.push_back(*b);
   }
 

@@ -20,6 +20,7 @@ Artifact sampleArtifact() {
   a.buffers.push_back({BufferKind::Intermediate, 1ull << 33, {}});
   a.inputs.push_back({"x", DType::F32, {2, 3}, 0});
   a.inputs.push_back({"scalar", DType::I64, {}, 1});
+  a.inputs.back().narrowed = true; // computed as int32
   a.outputs.push_back({"y:0/out", DType::BF16, {1, 2, 3, 4}, 2});
   // A data-dependent size: dimension 1 at most 5, its count in buffer 2.
   a.outputs.push_back({"nz", DType::I64, {2, 5}, 2, 1, 2});
@@ -52,6 +53,7 @@ void expectSame(const TensorBinding &x, const TensorBinding &y) {
   EXPECT_EQ(x.buffer, y.buffer);
   EXPECT_EQ(x.boundedDim, y.boundedDim);
   EXPECT_EQ(x.countBuffer, y.countBuffer);
+  EXPECT_EQ(x.narrowed, y.narrowed);
 }
 
 void expectSame(const Artifact &x, const Artifact &y) {
@@ -211,13 +213,13 @@ TEST(Artifact, ReadsVersions2To4) {
                              0xad, 0xde, 0x0d, 0xf0, 0xad, 0x0b};
   for (uint8_t version : {2, 3, 4}) {
     std::vector<uint8_t> bytes = serializeArtifact(a);
-    // No bounded outputs (version 6), no variants, the provenance (three
-    // empty strings) and the checksum at the end.
-    ASSERT_GT(bytes.size(), 48u);
+    // No bounded outputs and no narrowed inputs (version 6), no variants,
+    // the provenance (three empty strings) and the checksum at the end.
+    ASSERT_GT(bytes.size(), 56u);
     bytes.resize(bytes.size() - 8);
-    ASSERT_TRUE(std::all_of(bytes.end() - 40, bytes.end(),
+    ASSERT_TRUE(std::all_of(bytes.end() - 48, bytes.end(),
                             [](uint8_t b) { return b == 0; }));
-    bytes.resize(bytes.size() - 40);
+    bytes.resize(bytes.size() - 48);
     auto at = std::search(bytes.begin(), bytes.end(), std::begin(pattern),
                           std::end(pattern));
     ASSERT_NE(at, bytes.end());

@@ -483,7 +483,8 @@ int inspect(const std::string &path) {
       std::printf("%-10s %s %s %s%s\n",
                   list == &a.inputs ? "input:" : "output:", t.name.c_str(),
                   dtypeName(t.dtype), shapeString(t.shape).c_str(),
-                  t.boundedDim < 0
+                  t.narrowed ? " (computed in 32 bits)"
+                  : t.boundedDim < 0
                       ? ""
                       : (" (dimension " + std::to_string(t.boundedDim) +
                          " depends on the data: at most " +

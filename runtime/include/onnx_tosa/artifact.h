@@ -72,6 +72,10 @@ struct TensorBinding {
   /// Since version 6.
   int64_t boundedDim = -1;
   uint32_t countBuffer = 0;
+  /// An int64, uint64 or float64 input whose values the program computes in
+  /// 32 bits (int32, the low 32 bits, float32): the runtime refuses values
+  /// that do not fit. Since version 6.
+  bool narrowed = false;
 };
 
 /// One device code object: PTX text or a cubin (CUDA), or SPIR-V words

@@ -270,31 +270,30 @@ func.func @legacy_broadcast(%a: tensor<2x3x4x5xf32>, %b: tensor<3xf32>) -> !onnx
   return %0 : !onnx.unknown
 }
 
-// Mod with fmod = 1 on floats: a - trunc(a / b) * b.
+// Mod with fmod = 1 on floats: C's fmod exactly. |a| is reduced by |b| * 2^i
+// for i from the largest that fits down to 0 (280 exact subtractions for
+// f32), then a's sign; NaN where b is 0 or a infinite, a where b is
+// infinite.
 // CHECK-LABEL: func.func @fmod
-// CHECK: %[[R:.*]] = tosa.reciprocal %arg1
-// CHECK: %[[Q:.*]] = tosa.mul %arg0, %[[R]]
-// CHECK: tosa.floor %[[Q]]
-// CHECK: tosa.ceil %[[Q]]
-// CHECK: %[[T:.*]] = tosa.select
-// CHECK: %[[P:.*]] = tosa.mul %[[T]], %arg1
-// CHECK: tosa.sub %arg0, %[[P]]
+// CHECK-COUNT-280: tosa.sub
+// CHECK: %[[R:.*]] = tosa.select %{{.*}}, %{{.*}}, %{{.*}} : (tensor<4xi1>, tensor<4xf32>, tensor<4xf32>)
+// CHECK: %[[INF:.*]] = "tosa.const"() <{values = dense<0x7F800000>
+// CHECK: tosa.select %{{.*}}, %arg0, %{{.*}}
+// CHECK: %[[NAN:.*]] = "tosa.const"() <{values = dense<0x7FC00000>
+// CHECK: tosa.select %{{.*}}, %[[NAN]], %{{.*}}
 func.func @fmod(%a: tensor<4xf32>, %b: tensor<4xf32>) -> !onnx.unknown {
   %0 = onnx.node "Mod"(%a, %b) {attrs = {fmod = 1 : i64}, domain = "", node_name = "mod", opset = 13 : i64} : (tensor<4xf32>, tensor<4xf32>) -> !onnx.unknown
   return %0 : !onnx.unknown
 }
 
-// Mod with fmod = 0 on floats is numpy.mod (floored); a finite a over an
-// infinite b keeps a before the sign fix-up (-3 mod inf = inf).
+// Mod with fmod = 0 on floats is numpy.mod (floored): the exact fmod, then
+// b added where its sign differs from b's (numpy rounds that sum the same
+// way).
 // CHECK-LABEL: func.func @floored_mod_float
-// CHECK: %[[R:.*]] = tosa.sub %arg0
-// CHECK: %[[AB:.*]] = tosa.abs %arg1
-// CHECK: %[[INF:.*]] = "tosa.const"() <{values = dense<0x7F800000>
-// CHECK: tosa.equal %[[AB]], %[[INF]]
-// CHECK: %[[KEEP:.*]] = tosa.logical_and
-// CHECK: %[[R2:.*]] = tosa.select %[[KEEP]], %arg0, %[[R]]
-// CHECK: %[[SHIFT:.*]] = tosa.add %[[R2]], %arg1
-// CHECK: tosa.select %{{.*}}, %[[SHIFT]], %[[R2]]
+// CHECK-COUNT-280: tosa.sub
+// CHECK: tosa.logical_xor
+// CHECK: %[[SHIFT:.*]] = tosa.add %[[R:.*]], %arg1
+// CHECK: tosa.select %{{.*}}, %[[SHIFT]], %[[R]]
 func.func @floored_mod_float(%a: tensor<4xf32>, %b: tensor<4xf32>) -> !onnx.unknown {
   %0 = onnx.node "Mod"(%a, %b) {attrs = {}, domain = "", node_name = "mod", opset = 13 : i64} : (tensor<4xf32>, tensor<4xf32>) -> !onnx.unknown
   return %0 : !onnx.unknown

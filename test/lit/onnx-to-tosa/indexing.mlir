@@ -5,7 +5,7 @@
 // entry, converted back on exit, the signature keeps the model's types.
 // Constants that meet it are demoted, saturating to the i32 range.
 // CHECK-LABEL: func.func @demote_int64
-// CHECK-SAME: (%[[X:.*]]: tensor<2xi64>) -> tensor<2xi64>
+// CHECK-SAME: (%[[X:.*]]: tensor<2xi64> {onnx.narrowed}) -> tensor<2xi64>
 // CHECK: %[[D:.*]] = arith.trunci %[[X]] : tensor<2xi64> to tensor<2xi32>
 // CHECK: %[[C:.*]] = "tosa.const"() <{values = dense<[1, 2147483647]> : tensor<2xi32>}>
 // CHECK: %[[S:.*]] = tosa.add %[[D]], %[[C]] : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
@@ -19,7 +19,7 @@ func.func @demote_int64(%x: tensor<2xi64>) -> tensor<2xi64> {
 
 // float64 as f32; an input returned unchanged stays exact.
 // CHECK-LABEL: func.func @demote_float64
-// CHECK-SAME: (%[[X:.*]]: tensor<3xf64>) -> (tensor<3xf64>, tensor<3xf64>)
+// CHECK-SAME: (%[[X:.*]]: tensor<3xf64> {onnx.narrowed}) -> (tensor<3xf64>, tensor<3xf64>)
 // CHECK: %[[D:.*]] = arith.truncf %[[X]] : tensor<3xf64> to tensor<3xf32>
 // CHECK: %[[N:.*]] = tosa.negate %[[D]]
 // CHECK: %[[W:.*]] = arith.extf %[[N]] : tensor<3xf32> to tensor<3xf64>
@@ -179,7 +179,7 @@ func.func @unsigned_sub(%x: tensor<3xui8>, %y: tensor<3xui8>) -> tensor<3xui8> {
 // the signature (marked onnx.unsigned), truncated on entry, zero-extended
 // on exit; no wrap is needed.
 // CHECK-LABEL: func.func @unsigned64_add
-// CHECK-SAME: (%[[X:.*]]: tensor<3xi64> {onnx.unsigned}, %[[Y:.*]]: tensor<3xi64> {onnx.unsigned}) -> (tensor<3xi64> {onnx.unsigned})
+// CHECK-SAME: (%[[X:.*]]: tensor<3xi64> {onnx.narrowed, onnx.unsigned}, %[[Y:.*]]: tensor<3xi64> {onnx.narrowed, onnx.unsigned}) -> (tensor<3xi64> {onnx.unsigned})
 // CHECK: %[[A:.*]] = arith.trunci %[[X]] : tensor<3xi64> to tensor<3xi32>
 // CHECK: %[[B:.*]] = arith.trunci %[[Y]] : tensor<3xi64> to tensor<3xi32>
 // CHECK: %[[S:.*]] = tosa.add %[[A]], %[[B]]

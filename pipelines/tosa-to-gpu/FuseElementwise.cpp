@@ -85,10 +85,23 @@ bool readsContraction(Operation *op, OpOperand *except = nullptr) {
 /// the other would read them. (ResNet-50's residual blocks with a
 /// projection: the projection's f16 conversion went into the sum with the
 /// main path, which then read the projection's 100 MB of f32 at batch 32.)
-bool fuseWithoutRecompute(OpOperand *operand) {
+///
+/// With `maxOperands`, neither when the fused op would have more operands
+/// (buffers its kernel binds) than that.
+bool fuseWithoutRecompute(OpOperand *operand, unsigned maxOperands) {
   Operation *producer = operand->get().getDefiningOp();
   if (!producer || !(producer->hasOneUse() || isBroadcast(producer)))
     return false;
+  if (maxOperands) {
+    llvm::SmallSetVector<Value, 8> operands;
+    for (OpOperand &o : operand->getOwner()->getOpOperands())
+      if (&o != operand)
+        operands.insert(o.get());
+    for (Value v : producer->getOperands())
+      operands.insert(v);
+    if (operands.size() > maxOperands)
+      return false;
+  }
   if (readsContraction(producer) &&
       readsContraction(operand->getOwner(), operand))
     return false;
@@ -103,12 +116,20 @@ struct FuseElementwisePass
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(FuseElementwisePass)
   FuseElementwisePass() = default;
   FuseElementwisePass(const FuseElementwisePass &other) : PassWrapper(other) {}
-  explicit FuseElementwisePass(bool reshapes) { this->reshapes = reshapes; }
+  FuseElementwisePass(bool reshapes, unsigned maxOperands) {
+    this->reshapes = reshapes;
+    this->maxOperands = maxOperands;
+  }
   Option<bool> reshapes{
       *this, "reshapes",
       llvm::cl::desc("Also propagate reshapes by expansion and fold "
                      "constants"),
       llvm::cl::init(true)};
+  Option<unsigned> maxOperands{
+      *this, "max-operands",
+      llvm::cl::desc("Do not fuse into ops of more operands than this (the "
+                     "buffers a kernel may bind); 0: any number"),
+      llvm::cl::init(0)};
   StringRef getArgument() const override {
     return "onnx-tosa-fuse-elementwise";
   }
@@ -123,17 +144,18 @@ struct FuseElementwisePass
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
     RewritePatternSet patterns(ctx);
-    linalg::populateElementwiseOpsFusionPatterns(patterns,
-                                                 fuseWithoutRecompute);
+    unsigned cap = maxOperands;
+    linalg::ControlFusionFn control = [cap](OpOperand *operand) {
+      return fuseWithoutRecompute(operand, cap);
+    };
+    linalg::populateElementwiseOpsFusionPatterns(patterns, control);
     if (reshapes) {
-      linalg::populateFoldReshapeOpsByExpansionPatterns(patterns,
-                                                        fuseWithoutRecompute);
+      linalg::populateFoldReshapeOpsByExpansionPatterns(patterns, control);
       tensor::populateBubbleUpExpandShapePatterns(patterns);
       affine::AffineApplyOp::getCanonicalizationPatterns(patterns, ctx);
       tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, ctx);
       tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, ctx);
-      linalg::populateConstantFoldLinalgOperations(patterns,
-                                                   fuseWithoutRecompute);
+      linalg::populateConstantFoldLinalgOperations(patterns, control);
       // A padded result (the input of the next convolution) is written
       // straight into the interior of the padded tensor, which saves
       // copying it there.
@@ -151,8 +173,9 @@ struct FuseElementwisePass
 
 } // namespace
 
-std::unique_ptr<Pass> createFuseElementwisePass(bool reshapes) {
-  return std::make_unique<FuseElementwisePass>(reshapes);
+std::unique_ptr<Pass> createFuseElementwisePass(bool reshapes,
+                                                unsigned maxOperands) {
+  return std::make_unique<FuseElementwisePass>(reshapes, maxOperands);
 }
 
 } // namespace onnx_tosa

@@ -329,7 +329,8 @@ void buildTosaToLinalgPipeline(OpPassManager &pm,
                   // arith casts on tensors convert int64/float64 graph
                   // inputs and outputs to and from their demoted types.
                   "convert-elementwise-to-linalg),canonicalize");
-  pm.addNestedPass<func::FuncOp>(createFuseElementwisePass());
+  pm.addNestedPass<func::FuncOp>(
+      createFuseElementwisePass(true, options.maxKernelBuffers));
   addPassPipeline(pm, "canonicalize,cse");
   if (options.tensorCores || options.simtGemm) {
     pm.addNestedPass<func::FuncOp>(createSelectTensorCoreOpsPass(
@@ -337,7 +338,8 @@ void buildTosaToLinalgPipeline(OpPassManager &pm,
         options.simtGemm));
     // The biases the selection moved out of the accumulators join the
     // elementwise ops after the contractions (which become their epilogues).
-    pm.addNestedPass<func::FuncOp>(createFuseElementwisePass(false));
+    pm.addNestedPass<func::FuncOp>(
+        createFuseElementwisePass(false, options.maxKernelBuffers));
   }
   pm.addNestedPass<func::FuncOp>(createSplitReductionsPass());
   pm.addNestedPass<func::FuncOp>(createCoarsenContractionsPass());
@@ -375,6 +377,8 @@ void buildLinalgToGpuPipeline(OpPassManager &pm,
                       // other: one kernel each pair.
                       "func.func(scf-parallel-loop-fusion)");
   pm.addNestedPass<func::FuncOp>(
+      createSplitWideLoopsPass(options.maxKernelBuffers));
+  pm.addNestedPass<func::FuncOp>(
       createDistributeLoopsPass(options.blockSize, options.vectorWidth));
   // Parallel loops still nested inside a kernel run serially in its thread.
   addPassPipeline(pm, "func.func(scf-parallel-for-to-nested-fors)");
@@ -395,6 +399,7 @@ void registerTosaToGpuPasses() {
   registerPass(createSplitReductionsPass);
   registerPass(createReductionsInnermostPass);
   registerPass([] { return createFuseElementwisePass(); });
+  registerPass([] { return createSplitWideLoopsPass(); });
   registerPass(createCoarsenContractionsPass);
   registerPass(createUnrollSmallLoopsPass);
   registerPass([] { return createSelectTensorCoreOpsPass(); });

@@ -74,6 +74,10 @@ struct GpuPipelineOptions {
   /// chosen for a Vulkan driver's compiler (see chooseSpirvTiling in
   /// TensorCores.cpp), with one copy of the tiles.
   bool spirvGemmTilings = false;
+  /// Buffers one kernel may bind (a Vulkan device's
+  /// maxPerStageDescriptorStorageBuffers); 0: no limit. Elementwise fusion
+  /// stops short of it and fused sibling loops are split to meet it.
+  unsigned maxKernelBuffers = 0;
 };
 
 /// Appends a textual pipeline of registered pass names (as on an mlir-opt
@@ -121,7 +125,15 @@ std::unique_ptr<mlir::Pass> createPadConvChannelsPass();
 /// over [K / r, r], r of them per row in parallel, then their combination.
 std::unique_ptr<mlir::Pass> createSplitReductionsPass();
 
-std::unique_ptr<mlir::Pass> createFuseElementwisePass(bool reshapes = true);
+std::unique_ptr<mlir::Pass> createFuseElementwisePass(bool reshapes = true,
+                                                      unsigned maxOperands = 0);
+
+/// `onnx-tosa-split-wide-loops{max-buffers=N}`: a top-level scf.parallel
+/// that touches more than N buffers (sibling loops fused into one, e.g. a
+/// Concat of many inputs) becomes several loops of the same iteration space
+/// that each touch at most N, where its body can be cut so (WideLoops.cpp).
+/// 0: no limit.
+std::unique_ptr<mlir::Pass> createSplitWideLoopsPass(unsigned maxBuffers = 0);
 
 /// `onnx-tosa-coarsen-contractions`: 2-D convolutions (NHWC/HWCF) and batch
 /// matmuls compute several outputs per thread, loading each filter / right-

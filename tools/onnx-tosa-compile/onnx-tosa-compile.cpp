@@ -182,6 +182,12 @@ cl::opt<CudaFormat> cudaFormat(
 cl::opt<unsigned> blockSize("block-size",
                             cl::desc("Threads per block / workgroup"),
                             cl::init(256), cl::cat(category));
+cl::opt<int> maxKernelBuffers(
+    "max-kernel-buffers",
+    cl::desc("Buffers one kernel may bind, as the device's limit on storage "
+             "buffers per shader (default: 32 on Vulkan, lavapipe's and "
+             "many mobile GPUs' limit; no limit on CUDA; 0: no limit)"),
+    cl::init(-1), cl::cat(category));
 cl::opt<bool> tensorCores(
     "tensor-cores",
     cl::desc("With --precision=fp16 (or tf32) on CUDA, run the matmuls and "
@@ -653,6 +659,10 @@ int main(int argc, char **argv) {
     gpuOptions.subgroupReduce = subgroupReduce;
     // A CUDA warp is 32 lanes; a Vulkan device picks its subgroup size.
     gpuOptions.subgroupSize = target == onnx_tosa::Target::Cuda ? 32 : 0;
+    gpuOptions.maxKernelBuffers =
+        maxKernelBuffers >= 0 ? maxKernelBuffers
+        : target == onnx_tosa::Target::Vulkan ? 32
+                                              : 0;
     if (int rc = runPasses(*module, diags, progress, "lowering",
                            [&](OpPassManager &pm) {
                              onnx_tosa::buildTosaToLinalgPipeline(pm,

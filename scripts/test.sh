@@ -4,7 +4,7 @@
 # through the official TOSA reference model against its list, then the
 # end-to-end model tests against onnxruntime and the harness tests
 # (pytest), on the default target (vulkan: lavapipe on a machine without a
-# GPU).
+# GPU); in between, a short fuzzing run of the artifact and .npy readers.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh || exit 1
@@ -30,6 +30,9 @@ echo "== every ONNX case's TOSA run by the official TOSA reference model"
   --bin-dir "$BUILD_DIR/bin" --build-dir "$BUILD_DIR" \
   --gpu-results "$BUILD_DIR/conformance-$TARGET.json" \
   || failed+=(tosa-reference-model)
+
+echo "== fuzzing the artifact and .npy readers (20 s each, fixed seed; ASan, UBSan)"
+BUILD_DIR="$BUILD_DIR" scripts/fuzz.sh 20 || failed+=(fuzz)
 
 echo "== end-to-end and harness tests (pytest, target $TARGET)"
 export ONNX_TOSA_BIN_DIR="$PWD/$BUILD_DIR/bin"

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Fuzzes the readers of the files users give the runtime: artifacts and .npy
+# inputs (test/fuzz/*_fuzz.cpp), with libFuzzer under AddressSanitizer and
+# UndefinedBehaviorSanitizer (clang-22, libclang-rt-22-dev). Seeds are a real
+# artifact and .npy files of every dtype, made here; crashes are written to
+# build-fuzz/crashes/ and fail the script.
+#
+#   scripts/fuzz.sh            # 20 s per target with a fixed seed (CI)
+#   scripts/fuzz.sh 3600       # an hour per target: the full run, on demand
+set -uo pipefail
+cd "$(dirname "$0")/.."
+SECONDS_PER_TARGET=${1:-20}
+OUT=${FUZZ_DIR:-build-fuzz}
+BIN_DIR=${BUILD_DIR:-build}/bin
+CXX=${FUZZ_CXX:-clang++-22}
+mkdir -p "$OUT/crashes"
+
+if ! command -v "$CXX" >/dev/null; then
+  echo "fuzz: $CXX not found (scripts/install-deps.sh installs it)" >&2
+  exit 2
+fi
+
+flags=(-std=c++17 -g -O1 -fno-omit-frame-pointer
+       -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+       -Iruntime/include -Iruntime/src -DONNX_TOSA_VERSION='"fuzz"')
+common=(runtime/src/artifact.cpp runtime/src/npy.cpp runtime/src/file_io.cpp)
+for target in artifact npy; do
+  echo "fuzz: building ${target}_fuzz"
+  "$CXX" "${flags[@]}" "test/fuzz/${target}_fuzz.cpp" "${common[@]}" \
+    -o "$OUT/${target}_fuzz" || exit 1
+done
+
+# Seeds: an artifact of the example model (when the compiler is built) and
+# .npy files of every dtype the reader takes, in each format version.
+mkdir -p "$OUT/seeds/artifact" "$OUT/seeds/npy"
+PY=.venv/bin/python
+[[ -x $PY ]] || PY=python3
+if [[ -x "$BIN_DIR/onnx-tosa-compile" ]] &&
+   "$PY" test/models/make_models.py "$OUT/seeds/models" --only mlp lenet \
+     >/dev/null 2>&1; then
+  for m in mlp lenet; do
+    "$BIN_DIR/onnx-tosa-compile" "$OUT/seeds/models/$m.onnx" --target=vulkan \
+      -o "$OUT/seeds/artifact/$m.otsa" >/dev/null 2>&1 || true
+  done
+fi
+"$PY" - "$OUT/seeds/npy" <<'PYEOF' || true
+import sys, numpy as np
+out = sys.argv[1]
+for i, dt in enumerate(["<f4", "<f2", "<f8", "|i1", "<i2", "<i4", "<i8", "|u1",
+                        "<u2", "<u4", "<u8", "|b1"]):
+    a = (np.arange(6) % 3).astype(dt).reshape(2, 3)
+    np.save(f"{out}/{i}.npy", a)
+np.save(f"{out}/scalar.npy", np.float32(1.5))
+np.save(f"{out}/empty.npy", np.zeros((0, 4), np.int32))
+with open(f"{out}/v2.npy", "wb") as f:
+    np.lib.format.write_array(f, np.ones((2, 2), np.float32), version=(2, 0))
+PYEOF
+
+status=0
+for target in artifact npy; do
+  corpus="$OUT/corpus/$target"
+  mkdir -p "$corpus"
+  echo "fuzz: ${target}_fuzz for ${SECONDS_PER_TARGET} s"
+  if ! "$OUT/${target}_fuzz" "$corpus" "$OUT/seeds/$target" -seed=1 \
+      -max_total_time="$SECONDS_PER_TARGET" -max_len=65536 -timeout=10 \
+      -rss_limit_mb=2048 -artifact_prefix="$OUT/crashes/${target}-" \
+      -print_final_stats=1 > "$OUT/$target.log" 2>&1; then
+    echo "fuzz: ${target}_fuzz FAILED (input in $OUT/crashes/):" >&2
+    tail -40 "$OUT/$target.log" >&2
+    status=1
+  else
+    grep -E "stat::number_of_executed_units|cov:" "$OUT/$target.log" | tail -2
+  fi
+done
+exit $status

@@ -21,8 +21,6 @@
 #include "conversion/onnx-to-tosa/ExactArithmetic.h"
 #include "conversion/onnx-to-tosa/NodeContext.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-
 #include <numeric>
 
 using namespace mlir;
@@ -489,17 +487,6 @@ LegalizeResult compress(NodeContext &ctx) {
     return Values{t.gatherAxis(x, axis, kept)};
   }
 
-  // A size that depends on the data can only be a graph output's (the
-  // pass refuses it elsewhere); there a constant condition is the way.
-  if (!llvm::all_of(ctx.getNode().getOutputs()[0].getUsers(),
-                    [](Operation *user) {
-                      auto node = dyn_cast<onnx::NodeOp>(user);
-                      return isa<func::ReturnOp>(user) ||
-                             (node && keepsElementOrder(node));
-                    }))
-    return ctx.failNotConstant(
-        1, "a run-time condition gives an output whose size depends on its "
-           "values, which is only supported for a graph output");
   if (given == 0)
     return ctx.fail("the condition is empty");
   if (t.elementTypeOf(x).isInteger(1))

@@ -192,11 +192,6 @@ private:
   AttrT typedAttr(llvm::StringRef name, const char *onnxType) const;
 };
 
-/// Elementwise ops of one tensor (Cast, Neg, Relu, ...): they keep the
-/// order of the elements, so an output whose size depends on the data
-/// (NodeContext::setOutputCount) passes through them with its count.
-bool keepsElementOrder(onnx::NodeOp node);
-
 /// Signature of a legalization.
 using Handler = LegalizeResult (*)(NodeContext &);
 

@@ -11,6 +11,7 @@
 // results, whose types in the onnx dialect may be unknown.
 //
 //===----------------------------------------------------------------------===//
+#include "conversion/onnx-to-tosa/BoundedSizes.h"
 #include "conversion/onnx-to-tosa/ConstantFolding.h"
 #include "conversion/onnx-to-tosa/NarrowTypes.h"
 #include "conversion/onnx-to-tosa/NodeContext.h"
@@ -453,22 +454,10 @@ struct DemotedValues {
   /// Results whose size depends on the data: the bounded dimension and the
   /// run-time count (NodeContext::setOutputCount).
   DenseMap<Value, NodeContext::OutputCount> counts;
+  /// Where each of those sizes comes from, for messages.
+  DenseMap<Value, std::string> countOrigin;
 };
 
-} // namespace
-
-bool keepsElementOrder(onnx::NodeOp node) {
-  StringRef domain = node.getDomain();
-  if ((!domain.empty() && domain != "ai.onnx") || node.getInputs().size() != 1)
-    return false;
-  return llvm::is_contained(
-      {"Cast", "Identity", "Neg", "Abs", "Relu", "Sigmoid", "Tanh", "Exp",
-       "Log", "Sqrt", "Reciprocal", "Floor", "Ceil", "Round", "Sign", "Not",
-       "Erf", "Softplus", "Sin", "Cos"},
-      node.getOpType());
-}
-
-namespace {
 
 /// Ops whose handlers take sequences and optionals (Sequence.h) as inputs;
 /// every other handler is given tensors only.
@@ -554,18 +543,44 @@ LogicalResult convertNode(OpBuilder &builder, onnx::NodeOp node,
   }
   if (failed(results))
     return nodeError(node, why);
-  // An elementwise op of one input keeps a data-dependent size where it is:
-  // its output holds the real array first too.
-  if (keepsElementOrder(node) && !results->empty() && (*results)[0] &&
-      !node.getInputs().empty()) {
-    Value in = node.getInputs()[0];
-    auto it = demoted.counts.find(in);
-    if (it != demoted.counts.end() &&
-        cast<ShapedType>((*results)[0].getType()).getShape() ==
-            cast<ShapedType>(in.getType()).getShape()) {
-      counts.resize(std::max<size_t>(counts.size(), 1));
-      counts[0] = it->second;
+  // Reading a value whose size depends on the data: the results keep its
+  // count where the op keeps its rows (BoundedSizes.h), else the node is
+  // refused.
+  SmallVector<std::optional<unsigned>> inputDims;
+  const NodeContext::OutputCount *inputCount = nullptr;
+  for (auto [i, v] : llvm::enumerate(node.getInputs())) {
+    auto it = demoted.counts.find(v);
+    inputDims.push_back(it == demoted.counts.end()
+                            ? std::nullopt
+                            : std::optional<unsigned>(it->second.dim));
+    if (it == demoted.counts.end())
+      continue;
+    if (inputCount && inputCount->count != it->second.count)
+      return nodeError(node, "inputs " + Twine(i) + " and an earlier one have "
+                             "sizes that depend on the input values in "
+                             "different ways, which is not supported");
+    inputCount = &it->second;
+  }
+  if (inputCount) {
+    std::string why;
+    FailureOr<SmallVector<std::optional<unsigned>>> dims =
+        boundedDimsOfResults(node, *results, inputDims, why);
+    if (failed(dims)) {
+      unsigned i = llvm::find_if(inputDims, [](auto d) {
+                     return d.has_value();
+                   }) - inputDims.begin();
+      return nodeError(node, "input " + Twine(i) +
+                                 " has a size that depends on the input "
+                                 "values (" +
+                                 demoted.countOrigin.lookup(
+                                     node.getInputs()[i]) +
+                                 "), which this op cannot keep: " + why +
+                                 " (docs/unsupported-ops.md)");
     }
+    counts.resize(std::max(counts.size(), dims->size()));
+    for (auto [k, d] : llvm::enumerate(*dims))
+      if (d)
+        counts[k] = {*d, inputCount->count};
   }
 
   for (auto [i, out] : llvm::enumerate(node.getOutputs())) {
@@ -612,19 +627,14 @@ LogicalResult convertNode(OpBuilder &builder, onnx::NodeOp node,
         i < counts.size() ? counts[i] : NodeContext::OutputCount();
     Type declaredForCheck = out.getType();
     if (count.count) {
+      // Nodes that read it decide whether they keep its count (above);
+      // a subgraph cannot return it.
       for (Operation *user : out.getUsers())
-        if (!isa<func::ReturnOp>(user) &&
-            !(isa<onnx::NodeOp>(user) &&
-              keepsElementOrder(cast<onnx::NodeOp>(user)) &&
-              user->getOperand(0) == out))
+        if (!isa<func::ReturnOp, onnx::NodeOp>(user))
           return nodeError(
               node, "output " + Twine(i) +
                         " has a size that depends on the input values, which "
-                        "is only supported for a graph output; " +
-                        (isa<onnx::NodeOp>(user)
-                             ? describe(cast<onnx::NodeOp>(user)) + " reads it"
-                             : std::string("a subgraph returns it")) +
-                        " (docs/unsupported-ops.md)");
+                        "a subgraph cannot return (docs/unsupported-ops.md)");
       // The declared extent of that dimension is one run's (exporters trace
       // one input): it is not checked.
       if (auto ranked = dyn_cast<RankedTensorType>(out.getType());
@@ -634,6 +644,19 @@ LogicalResult convertNode(OpBuilder &builder, onnx::NodeOp node,
         declaredForCheck = ranked.clone(dims);
       }
       demoted.counts[v] = count;
+      // Where the size comes from, for the error of an op that cannot keep
+      // it: the node that made it, inherited through those that kept it.
+      std::string origin;
+      for (Value in : node.getInputs())
+        if (std::string o = demoted.countOrigin.lookup(in); !o.empty())
+          origin = o;
+      if (origin.empty()) {
+        origin = "computed by " + describe(node);
+        // Compress's condition can be frozen, which makes the size static.
+        if (node.getOpType() == "Compress")
+          origin += freezeHint(node, {1});
+      }
+      demoted.countOrigin[v] = origin;
     }
     if (!agreesWithDeclared(v.getType(), declaredForCheck)) {
       // Exporters leave stale shapes in value_info; ONNX's semantics, which

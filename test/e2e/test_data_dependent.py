@@ -134,21 +134,6 @@ def test_non_max_suppression(compile_tool, run_tool, tmp_path, center):
     ])
 
 
-def test_consumer_of_data_dependent_output_is_refused(compile_tool, tmp_path):
-    graph = helper.make_graph(
-        [helper.make_node("NonZero", ["x"], ["nz"], name="find"),
-         helper.make_node("Transpose", ["nz"], ["y"], name="flip")],
-        "nonzero_consumer",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4])],
-        [helper.make_tensor_value_info("y", TensorProto.INT64, [None, 1])])
-    path = save(tmp_path, graph, 13)
-    proc = S.compile_model(compile_tool, path, tmp_path / "out.otsa")
-    S.assert_clean_error(proc, S.COMPILE)
-    S.assert_mentions(proc, S.word("find"), "the node")
-    S.assert_mentions(proc, S.word("flip"), "the node that reads it")
-    S.assert_mentions(proc, "depends on the input values", "why")
-
-
 @pytest.mark.parametrize("axis", [None, 0, 1])
 def test_compress_with_run_time_condition(compile_tool, run_tool, tmp_path,
                                           axis):
@@ -235,3 +220,87 @@ def test_elementwise_op_keeps_the_count(compile_tool, run_tool, tmp_path):
     path = save(tmp_path, graph, 13)
     x = np.array([[0, 1, 0], [2, 0, 0], [0, 0, 3]], np.float32)
     check_runs(compile_tool, run_tool, tmp_path, path, [{"x": x}])
+
+
+def test_boolean_mask_indexing(compile_tool, run_tool, tmp_path):
+    """x[x > 0.2] of a 1-D x, as exporters write it: Greater, NonZero,
+    Squeeze, Gather; then * 2. The count goes through every op."""
+    two = helper.make_tensor("two", TensorProto.FLOAT, [], [2.0])
+    axes = helper.make_tensor("axes", TensorProto.INT64, [1], [0])
+    limit = helper.make_tensor("limit", TensorProto.FLOAT, [], [0.2])
+    graph = helper.make_graph(
+        [helper.make_node("Greater", ["x", "limit"], ["mask"]),
+         helper.make_node("NonZero", ["mask"], ["nz"]),
+         helper.make_node("Squeeze", ["nz", "axes"], ["idx"]),
+         helper.make_node("Gather", ["x", "idx"], ["picked"], axis=0),
+         helper.make_node("Mul", ["picked", "two"], ["y"])],
+        "mask_indexing",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [16])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [None])],
+        initializer=[two, axes, limit])
+    path = save(tmp_path, graph, 13)
+    rng = np.random.default_rng(21)
+    x = rng.uniform(-1, 1, 16).astype(np.float32)
+    check_runs(compile_tool, run_tool, tmp_path, path, [
+        {"x": x}, {"x": np.full(16, -1, np.float32)}, {"x": np.abs(x) + 0.5}])
+
+
+@pytest.mark.parametrize("pick", ["gather", "slice"])
+def test_boxes_kept_by_nms(compile_tool, run_tool, tmp_path, pick):
+    """A detector's last step: the boxes NonMaxSuppression keeps, by the box
+    index column of its result (Gather or Slice, Squeeze), gathered from the
+    boxes."""
+    n = 10
+    col = helper.make_tensor("col", TensorProto.INT64, [], [2])
+    starts = helper.make_tensor("starts", TensorProto.INT64, [1], [2])
+    ends = helper.make_tensor("ends", TensorProto.INT64, [1], [3])
+    one = helper.make_tensor("one", TensorProto.INT64, [1], [1])
+    zero = helper.make_tensor("zero", TensorProto.INT64, [1], [0])
+    take = ([helper.make_node("Gather", ["sel", "col"], ["idx"], axis=1)]
+            if pick == "gather" else
+            [helper.make_node("Slice", ["sel", "starts", "ends", "one"],
+                              ["col2"]),
+             helper.make_node("Squeeze", ["col2", "one"], ["idx"])])
+    graph = helper.make_graph(
+        [helper.make_node("NonMaxSuppression",
+                          ["boxes", "scores", "limit", "iou", "score"],
+                          ["sel"])] + take +
+        [helper.make_node("Squeeze", ["boxes", "zero"], ["flat"]),
+         helper.make_node("Gather", ["flat", "idx"], ["kept"], axis=0)],
+        "nms_boxes",
+        [helper.make_tensor_value_info("boxes", TensorProto.FLOAT, [1, n, 4]),
+         helper.make_tensor_value_info("scores", TensorProto.FLOAT, [1, 1, n]),
+         helper.make_tensor_value_info("limit", TensorProto.INT64, [1]),
+         helper.make_tensor_value_info("iou", TensorProto.FLOAT, [1]),
+         helper.make_tensor_value_info("score", TensorProto.FLOAT, [1])],
+        [helper.make_tensor_value_info("kept", TensorProto.FLOAT, [None, 4])],
+        initializer=[col, starts, ends, one, zero])
+    path = save(tmp_path, graph, 13)
+    rng = np.random.default_rng(5)
+    corner = rng.uniform(0, 3, (1, n, 2)).astype(np.float32)
+    boxes = np.concatenate([corner, corner + 1.5], axis=2)
+    scores = rng.uniform(0, 1, (1, 1, n)).astype(np.float32)
+
+    def feeds(limit, score):
+        return {"boxes": boxes, "scores": scores,
+                "limit": np.array([limit], np.int64),
+                "iou": np.array([0.3], np.float32),
+                "score": np.array([score], np.float32)}
+    check_runs(compile_tool, run_tool, tmp_path, path,
+               [feeds(4, 0.1), feeds(10, 0.0), feeds(5, 2.0)])
+
+
+def test_reduction_of_data_dependent_size_is_refused(compile_tool, tmp_path):
+    graph = helper.make_graph(
+        [helper.make_node("NonZero", ["x"], ["nz"], name="find"),
+         helper.make_node("ReduceMax", ["nz"], ["y"], name="largest",
+                          keepdims=0)],
+        "nonzero_reduce",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4])],
+        [helper.make_tensor_value_info("y", TensorProto.INT64, [])])
+    path = save(tmp_path, graph, 13)
+    proc = S.compile_model(compile_tool, path, tmp_path / "out.otsa")
+    S.assert_clean_error(proc, S.COMPILE)
+    S.assert_mentions(proc, S.word("largest"), "the node")
+    S.assert_mentions(proc, S.word("find"), "where the size comes from")
+    S.assert_mentions(proc, "depends on the input values", "why")

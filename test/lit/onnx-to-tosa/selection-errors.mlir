@@ -20,9 +20,10 @@ func.func @k_too_large(%x: tensor<100xf32>) -> (!onnx.unknown, !onnx.unknown) {
 
 // -----
 
-// A run-time condition is supported for a graph output only
-// (data-dependent.mlir): here a node reads the result.
-// CHECK: node 'cmp' (Compress, domain 'ai.onnx', opset 11): a run-time condition gives an output whose size depends on its values, which is only supported for a graph output; it is computed from graph input 'cond', which --freeze-input cond=FILE.npy turns into a constant
+// A run-time condition gives a size that depends on the data
+// (data-dependent.mlir), which a Transpose cannot keep: the error names the
+// condition, which can be frozen.
+// CHECK: node 't' (Transpose, domain 'ai.onnx', opset 13): input 0 has a size that depends on the input values (computed by node 'cmp' (Compress, domain 'ai.onnx', opset 11); it is computed from graph input 'cond', which --freeze-input cond=FILE.npy turns into a constant
 func.func @run_time_condition(%x: tensor<3x2xf32>, %c: tensor<3xi1> {onnx.name = "cond"}) -> !onnx.unknown {
   %0 = onnx.node "Compress"(%x, %c) {attrs = {axis = 0 : i64}, domain = "", node_name = "cmp", opset = 11 : i64} : (tensor<3x2xf32>, tensor<3xi1>) -> !onnx.unknown
   %1 = onnx.node "Transpose"(%0) {attrs = {}, domain = "", node_name = "t", opset = 13 : i64} : (!onnx.unknown) -> !onnx.unknown

@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
-# Fuzzes the readers of the files users give the runtime: artifacts and .npy
-# inputs (test/fuzz/*_fuzz.cpp), with libFuzzer under AddressSanitizer and
-# UndefinedBehaviorSanitizer (clang-22, libclang-rt-22-dev). Seeds are a real
-# artifact and .npy files of every dtype, made here; crashes are written to
-# build-fuzz/crashes/ and fail the script.
+# Fuzzes what users hand the project:
+#  - the readers of artifacts and .npy inputs (test/fuzz/*_fuzz.cpp), with
+#    libFuzzer under AddressSanitizer and UndefinedBehaviorSanitizer
+#    (clang-22, libclang-rt-22-dev); seeds are real artifacts and .npy files
+#    of every dtype, made here; crashes go to build-fuzz/crashes/;
+#  - the compiler and runtime, with malformed models: the e2e models mutated
+#    at the ONNX level (test/fuzz/mutate_models.py); failing mutants go to
+#    build-fuzz/models/.
+# Any crash fails the script.
 #
-#   scripts/fuzz.sh            # 20 s per target with a fixed seed (CI)
-#   scripts/fuzz.sh 3600       # an hour per target: the full run, on demand
+#   scripts/fuzz.sh                # 20 s per reader, 150 models, fixed seeds (CI)
+#   scripts/fuzz.sh 3600 20000     # the long run, on demand
 set -uo pipefail
 cd "$(dirname "$0")/.."
 SECONDS_PER_TARGET=${1:-20}
+MODEL_COUNT=${2:-150}
 OUT=${FUZZ_DIR:-build-fuzz}
 BIN_DIR=${BUILD_DIR:-build}/bin
 CXX=${FUZZ_CXX:-clang++-22}
@@ -72,4 +77,7 @@ for target in artifact npy; do
     grep -E "stat::number_of_executed_units|cov:" "$OUT/$target.log" | tail -2
   fi
 done
+echo "fuzz: $MODEL_COUNT malformed models through the compiler and runtime"
+"$PY" test/fuzz/mutate_models.py --count "$MODEL_COUNT" --seed 1 \
+  --bin-dir "$BIN_DIR" --out "$OUT/models" || status=1
 exit $status

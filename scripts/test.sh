@@ -4,7 +4,8 @@
 # through the official TOSA reference model against its list, then the
 # end-to-end model tests against onnxruntime and the harness tests
 # (pytest), on the default target (vulkan: lavapipe on a machine without a
-# GPU); in between, a short fuzzing run of the artifact and .npy readers.
+# GPU); in between, a short fuzzing run (the artifact and .npy readers, and
+# malformed models through the compiler and runtime).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh || exit 1
@@ -31,7 +32,7 @@ echo "== every ONNX case's TOSA run by the official TOSA reference model"
   --gpu-results "$BUILD_DIR/conformance-$TARGET.json" \
   || failed+=(tosa-reference-model)
 
-echo "== fuzzing the artifact and .npy readers (20 s each, fixed seed; ASan, UBSan)"
+echo "== fuzzing: the artifact and .npy readers (20 s each; ASan, UBSan), 150 malformed models"
 BUILD_DIR="$BUILD_DIR" scripts/fuzz.sh 20 || failed+=(fuzz)
 
 echo "== end-to-end and harness tests (pytest, target $TARGET)"

@@ -73,6 +73,9 @@ LegalizeResult conv(NodeContext &ctx) {
                     Twine(rank) + ")");
   if (t.rankOf(w) != rank)
     return ctx.fail("weights must have the input's rank");
+  if (failed(ctx.requireNonEmpty(t.shapeOf(x))) ||
+      failed(ctx.requireNonEmpty(t.shapeOf(w))))
+    return failure();
   int64_t n = t.shapeOf(x)[0], cIn = t.shapeOf(x)[1];
   int64_t cOut = t.shapeOf(w)[0];
   int64_t group = ctx.getInt("group", 1);
@@ -212,6 +215,9 @@ LegalizeResult convTranspose(NodeContext &ctx) {
                     Twine(rank) + ")");
   if (t.rankOf(w) != rank)
     return ctx.fail("weights must have the input's rank");
+  if (failed(ctx.requireNonEmpty(t.shapeOf(x))) ||
+      failed(ctx.requireNonEmpty(t.shapeOf(w))))
+    return failure();
   int64_t n = t.shapeOf(x)[0], cIn = t.shapeOf(x)[1];
   int64_t group = ctx.getInt("group", 1);
   if (group < 1 || cIn % group || t.shapeOf(w)[0] != cIn)

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "conversion/onnx-to-tosa/NodeContext.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -33,8 +34,16 @@ Value indicesI32(NodeContext &ctx, unsigned i) {
   TosaBuilder &t = ctx.tosa;
   auto type =
       RankedTensorType::get(ctx.inputShape(i), t.getBuilder().getI32Type());
-  if (std::optional<DenseElementsAttr> c = ctx.constantInput(i))
+  if (std::optional<DenseElementsAttr> c = ctx.constantInput(i)) {
+    if (isa<FloatType>(c->getElementType())) { // floored, as at run time
+      SmallVector<int64_t> ints;
+      for (double v : toDoubles(*c))
+        ints.push_back(static_cast<int64_t>(
+            std::clamp(std::floor(v), -2147483648.0, 2147483647.0)));
+      return t.constant(fromInts(type, ints));
+    }
     return t.constant(fromInts(type, toInts(*c)));
+  }
   Value idx = ctx.input(i);
   if (isa<FloatType>(t.elementTypeOf(idx)))
     idx = t.unary<tosa::FloorOp>(idx);

@@ -543,6 +543,16 @@ LogicalResult convertNode(OpBuilder &builder, onnx::NodeOp node,
   }
   if (failed(results))
     return nodeError(node, why);
+  // Kernels index elements in 32 bits (so do tosa.gather and tosa.scatter).
+  for (auto [i, v] : llvm::enumerate(*results))
+    if (auto type = v ? dyn_cast<RankedTensorType>(v.getType())
+                      : RankedTensorType();
+        type && type.hasStaticShape() &&
+        type.getNumElements() > std::numeric_limits<int32_t>::max())
+      return nodeError(node, "output " + Twine(i) + " would have " +
+                                 Twine(type.getNumElements()) +
+                                 " elements; at most 2147483647 are "
+                                 "supported (kernels index in 32 bits)");
   // Reading a value whose size depends on the data: the results keep its
   // count where the op keeps its rows (BoundedSizes.h), else the node is
   // refused.
@@ -917,6 +927,19 @@ LogicalResult convertFunction(func::FuncOp func) {
   DenseMap<Value, Value> entryOf; // demoted value -> graph input
   DemotedValues demoted;
   MLIRContext *ctx = func.getContext();
+  // Kernels index elements in 32 bits.
+  for (BlockArgument arg : body.getArguments())
+    if (auto type = dyn_cast<RankedTensorType>(arg.getType());
+        type && type.hasStaticShape() &&
+        type.getNumElements() > std::numeric_limits<int32_t>::max()) {
+      auto name = func.getArgAttrOfType<StringAttr>(arg.getArgNumber(),
+                                                    "onnx.name");
+      return func.emitError()
+             << "graph input '" << (name ? name.getValue() : "?") << "' has "
+             << type.getNumElements() << " elements (" << type
+             << "); at most 2147483647 are supported (kernels index in 32 "
+                "bits)";
+    }
   builder.setInsertionPointToStart(&body);
   for (BlockArgument arg : body.getArguments()) {
     auto type = dyn_cast<RankedTensorType>(arg.getType());

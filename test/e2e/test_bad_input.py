@@ -416,3 +416,61 @@ def test_every_unsupported_node_in_one_run(compile_tool, tmp_path):
             f"{node} not reported once{S.describe(proc)}")
     assert not any("uses_coins" in l or "fine_relu" in l for l in errors), (
         S.describe(proc))
+
+
+# ---------------------------------------------------------------------------
+# Found by test/fuzz/mutate_models.py: each crashed the compiler.
+
+
+def save_graph(tmp_path, nodes, inputs, outputs, inits=(), opset=17):
+    path = tmp_path / "model.onnx"
+    onnx.save_model(helper.make_model(
+        helper.make_graph(nodes, "fuzzed", inputs, outputs,
+                          initializer=list(inits)),
+        opset_imports=[helper.make_opsetid("", opset)]), path)
+    return path
+
+
+def test_input_too_large_to_index(compile_tool, tmp_path):
+    """More elements than 32-bit indices reach: refused by name (it ran out
+    of memory building a Compress of it)."""
+    path = save_graph(
+        tmp_path, [helper.make_node("Relu", ["x"], ["y"])],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT,
+                                       [3, 1000000000, 8])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT,
+                                       [3, 1000000000, 8])])
+    proc = compile_expect_error(compile_tool, path, tmp_path)
+    assert_mentions(proc, r"graph input 'x' has 24000000000 elements",
+                    "the input and its size")
+    assert_mentions(proc, "2147483647", "the limit")
+
+
+def test_conv_transpose_of_an_empty_input(compile_tool, tmp_path):
+    """A zero-sized dimension (it sliced a negative length and ran out of
+    memory)."""
+    w = helper.make_tensor("w", TensorProto.FLOAT, [4, 2, 2, 2],
+                           [0.5] * 32)
+    path = save_graph(
+        tmp_path,
+        [helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="up",
+                          strides=[2, 2])],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 4, 0, 3])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, None)], [w])
+    proc = compile_expect_error(compile_tool, path, tmp_path)
+    assert_mentions(proc, word("up"), "the node")
+    assert_mentions(proc, "empty", "why")
+
+
+def test_gather_by_constant_float_indices(compile_tool, run_tool, tmp_path):
+    """Indices a model gives as floats (ONNX wants integers) are floored,
+    as run-time ones are, instead of read as integers (a crash)."""
+    idx = helper.make_tensor("idx", TensorProto.FLOAT, [3], [2.0, 0.5, 1.9])
+    path = save_graph(
+        tmp_path, [helper.make_node("Gather", ["x", "idx"], ["y"], axis=0)],
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [3])], [idx])
+    x = np.array([10, 11, 12, 13], np.float32)
+    _, _, got = S.compile_and_run(compile_tool, run_tool, path, {"x": x},
+                                  tmp_path)
+    np.testing.assert_array_equal(got["y"], [12, 10, 11])

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "conversion/onnx-to-tosa/BoundedSizes.h"
+#include "conversion/onnx-to-tosa/ConstantData.h"
 #include "conversion/onnx-to-tosa/TosaBuilder.h"
 
 #include "llvm/ADT/StringSwitch.h"
@@ -20,8 +21,8 @@ namespace {
 using Dims = SmallVector<std::optional<unsigned>>;
 
 constexpr const char *kOnlyThese =
-    "only elementwise ops, Reshape, Squeeze, Unsqueeze, Flatten, Gather and "
-    "Slice keep such a size";
+    "only elementwise ops, Reshape, Squeeze, Unsqueeze, Flatten, Gather, "
+    "GatherND, Slice and the Transpose of NonZero's result keep such a size";
 
 ArrayRef<int64_t> shapeOf(Value v) {
   return cast<ShapedType>(v.getType()).getShape();
@@ -33,7 +34,7 @@ bool leading(ArrayRef<int64_t> shape, unsigned d) {
          llvm::all_of(shape.take_front(d), [](int64_t s) { return s == 1; });
 }
 
-enum class Kind { Unary, Nary, Reshape, Gather, Slice, Other };
+enum class Kind { Unary, Nary, Reshape, Gather, GatherND, Slice, Other };
 
 Kind kindOf(onnx::NodeOp node) {
   StringRef domain = node.getDomain();
@@ -51,6 +52,7 @@ Kind kindOf(onnx::NodeOp node) {
              Kind::Nary)
       .Cases({"Reshape", "Squeeze", "Unsqueeze", "Flatten"}, Kind::Reshape)
       .Case("Gather", Kind::Gather)
+      .Case("GatherND", Kind::GatherND)
       .Case("Slice", Kind::Slice)
       .Default(Kind::Other);
 }
@@ -211,6 +213,21 @@ FailureOr<Dims> boundedDimsOfResults(onnx::NodeOp node, ArrayRef<Value> results,
     return out;
   }
 
+  case Kind::GatherND: {
+    // One output row per index row: the indices vary along an outer
+    // dimension, the index tuples (last dimension) stay whole.
+    if (first != 1 || counted != 1)
+      return fail("only its indices may vary");
+    if (intAttr(node, "batch_dims").value_or(0) != 0)
+      return fail("batch_dims is not 0");
+    if (d + 1 >= inShape.size())
+      return fail("its index tuples vary");
+    if (!leading(outShape, d) || outShape[d] != bound)
+      return fail("its result's rows are not the indices'");
+    out[0] = d;
+    return out;
+  }
+
   case Kind::Slice: {
     if (first != 0 || counted != 1)
       return fail("only its data may vary");
@@ -251,6 +268,44 @@ FailureOr<Dims> boundedDimsOfResults(onnx::NodeOp node, ArrayRef<Value> results,
     break;
   }
   return fail(kOnlyThese);
+}
+
+bool isBoundedTranspose(onnx::NodeOp node, std::optional<unsigned> inputDim) {
+  if (node.getOpType() != "Transpose" || !inputDim || *inputDim != 1 ||
+      node.getInputs().empty() ||
+      shapeOf(node.getInputs()[0]).size() != 2)
+    return false;
+  std::optional<SmallVector<int64_t>> perm = intsAttr(node, "perm");
+  return !perm || *perm == SmallVector<int64_t>{1, 0};
+}
+
+Value transposeBounded(TosaBuilder &t, Value in, Value count) {
+  ArrayRef<int64_t> shape = t.shapeOf(in);
+  int64_t rows = shape[0], n = shape[1];
+  Type i32 = t.getBuilder().getI32Type();
+  // Output element p = (j, r): j = p / rows, r = p % rows.
+  SmallVector<int64_t> js(n * rows), rs(n * rows);
+  for (int64_t p = 0; p < n * rows; ++p) {
+    js[p] = p / rows;
+    rs[p] = p % rows;
+  }
+  auto type = RankedTensorType::get({1, n * rows}, i32);
+  Value j = t.constant(fromInts(type, js)), r = t.constant(fromInts(type, rs));
+  Value c = t.reshape(count, {1, 1});
+  // Real rows: element (r, j) of [rows, count]; padding rows: element
+  // (r, j - count) of the other entries, [rows, n - count] after them.
+  Value kept = t.add(t.mul(r, c), j);
+  Value others =
+      t.add(t.add(t.mul(t.scalarLike(c, rows), c),
+                  t.mul(r, t.sub(t.scalarLike(c, n), c))),
+            t.sub(j, c));
+  Value src = t.select(t.compare<tosa::GreaterOp>(c, j), kept, others);
+  Value values = t.reshape(in, {1, rows * n, 1});
+  Value gathered = tosa::GatherOp::create(
+      t.getBuilder(), t.getLoc(),
+      RankedTensorType::get({1, n * rows, 1}, t.elementTypeOf(in)), values,
+      src);
+  return t.reshape(gathered, {n, rows});
 }
 
 } // namespace onnx_tosa

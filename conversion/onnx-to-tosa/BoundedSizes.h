@@ -31,6 +31,22 @@ boundedDimsOfResults(onnx::NodeOp node, llvm::ArrayRef<mlir::Value> results,
                      llvm::ArrayRef<std::optional<unsigned>> inputDims,
                      std::string &why);
 
+class TosaBuilder;
+
+/// Whether `node` is a Transpose that swaps the two dimensions of a 2-D
+/// value whose size varies along the second (NonZero's [rank, n], which
+/// exporters transpose to index with GatherND: x[mask]).
+bool isBoundedTranspose(onnx::NodeOp node, std::optional<unsigned> inputDim);
+
+/// That transpose, of `in` (the real [rows, count] array first, then the
+/// other entries as [rows, n - count], as the data-dependent ops leave
+/// it) into [n, rows] with the real [count, rows] first; the padding rows
+/// are made of those other entries, so that each column keeps values of
+/// its own row (NonZero: valid coordinates of its dimension). One
+/// tosa.gather with indices computed from the run-time `count`.
+mlir::Value transposeBounded(TosaBuilder &t, mlir::Value in,
+                             mlir::Value count);
+
 } // namespace onnx_tosa
 
 #endif // ONNX_TOSA_CONVERSION_BOUNDEDSIZES_H

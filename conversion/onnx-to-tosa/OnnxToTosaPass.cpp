@@ -571,7 +571,15 @@ LogicalResult convertNode(OpBuilder &builder, onnx::NodeOp node,
                              "different ways, which is not supported");
     inputCount = &it->second;
   }
-  if (inputCount) {
+  if (inputCount && isBoundedTranspose(node, inputDims.front())) {
+    // The real rows first: not a transpose of the bounded array.
+    builder.setInsertionPoint(node);
+    TosaBuilder t(builder, node.getLoc());
+    (*results)[0] =
+        transposeBounded(t, node.getInputs()[0], inputCount->count);
+    counts.resize(std::max<size_t>(counts.size(), 1));
+    counts[0] = {0, inputCount->count};
+  } else if (inputCount) {
     std::string why;
     FailureOr<SmallVector<std::optional<unsigned>>> dims =
         boundedDimsOfResults(node, *results, inputDims, why);

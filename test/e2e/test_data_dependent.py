@@ -304,3 +304,29 @@ def test_reduction_of_data_dependent_size_is_refused(compile_tool, tmp_path):
     S.assert_mentions(proc, S.word("largest"), "the node")
     S.assert_mentions(proc, S.word("find"), "where the size comes from")
     S.assert_mentions(proc, "depends on the input values", "why")
+
+
+@pytest.mark.parametrize("shape", [[3, 5], [2, 3, 4]], ids=["2d", "3d"])
+def test_mask_indexing_of_any_rank(compile_tool, run_tool, tmp_path, shape):
+    """x[x > 0.3] as PyTorch exports it for any rank: NonZero, Transpose
+    (the coordinates as rows), GatherND; then + 1."""
+    limit = helper.make_tensor("limit", TensorProto.FLOAT, [], [0.3])
+    one = helper.make_tensor("one", TensorProto.FLOAT, [], [1.0])
+    graph = helper.make_graph(
+        [helper.make_node("Greater", ["x", "limit"], ["mask"]),
+         helper.make_node("NonZero", ["mask"], ["nz"]),
+         helper.make_node("Transpose", ["nz"], ["coords"], perm=[1, 0]),
+         helper.make_node("GatherND", ["x", "coords"], ["picked"]),
+         helper.make_node("Add", ["picked", "one"], ["y"])],
+        "mask_indexing_nd",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, shape)],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [None]),
+         helper.make_tensor_value_info("coords", TensorProto.INT64,
+                                       [None, len(shape)])],
+        initializer=[limit, one])
+    path = save(tmp_path, graph, 13)
+    rng = np.random.default_rng(len(shape))
+    x = rng.uniform(-1, 1, shape).astype(np.float32)
+    check_runs(compile_tool, run_tool, tmp_path, path, [
+        {"x": x}, {"x": np.zeros(shape, np.float32)},
+        {"x": np.ones(shape, np.float32)}])

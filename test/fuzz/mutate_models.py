@@ -16,6 +16,7 @@ model.
 import argparse
 import os
 import random
+import shutil
 import signal
 import subprocess
 import sys
@@ -196,6 +197,11 @@ def main():
     start = time.time()
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
+        # Copies of the tools: a rebuild during a long run does not touch
+        # them.
+        for tool in (compiler, runner):
+            shutil.copy2(tool, tmp / tool.name)
+        compiler, runner = tmp / compiler.name, tmp / runner.name
         for i in range(args.count):
             rng = random.Random(f"{args.seed}:{i}")
             name, proto = base[rng.randrange(len(base))]

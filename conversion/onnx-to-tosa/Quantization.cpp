@@ -481,6 +481,9 @@ LegalizeResult matMulInteger(NodeContext &ctx) {
   FailureOr<Value> y = integerMatmul(ctx, 0, 1, aZero, bZero);
   if (failed(y))
     return failure();
+  // int32 by definition, whatever the model declares (exporters often
+  // declare nothing for it); the pass needs it for uint8 operands.
+  ctx.setOutputElementType(0, ctx.tosa.getBuilder().getI32Type());
   return Values{*y};
 }
 
@@ -629,6 +632,7 @@ LegalizeResult convInteger(NodeContext &ctx) {
   FailureOr<Value> y = integerConv(ctx, 0, 1, xZero, wZero);
   if (failed(y))
     return failure();
+  ctx.setOutputElementType(0, ctx.tosa.getBuilder().getI32Type());
   return Values{*y};
 }
 

@@ -8,7 +8,11 @@
 // Such a reduction is split in two: the reduction dimension K becomes
 // [K / r, r] with the r dimension parallel, so r times as many threads each
 // reduce K / r elements (neighbouring threads reading neighbouring
-// elements), and a second op combines the r partial results per row.
+// elements), and a second op combines the r partial results per row. A K
+// that no ratio divides is padded with the combiner's neutral element where
+// the reduction is only that combiner (a REDUCE_SUM over rows of 4097):
+// besides the threads, the sums are more accurate (a thread summing 4097
+// floats in order lost 13x onnxruntime's accuracy).
 //
 // `onnx-tosa-reductions-innermost` runs on linalg on buffers, after the row
 // kernels took the reductions along rows: a reduction over a dimension that
@@ -24,7 +28,9 @@
 //===----------------------------------------------------------------------===//
 #include "TosaToGpu.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/IR/PatternMatch.h"
@@ -58,11 +64,47 @@ constexpr int64_t kLongRow = 64;
 constexpr int64_t kMaxRatio = 64;
 constexpr int64_t kMinPerThread = 4;
 
-/// The split ratio for `op`, or 0 to leave it alone.
-int64_t chooseRatio(linalg::LinalgOp op) {
+/// A reduction that reduces its one input with one combiner of a neutral
+/// element (TOSA's REDUCE_SUM, _MAX, ... as linalg.reduce, or as a generic
+/// once reshapes were propagated through it): padding the input with that
+/// element changes nothing, so its length need not divide. Returns the
+/// combiner and the input's dimension that is reduced.
+std::optional<std::pair<Operation *, unsigned>>
+paddableCombiner(linalg::LinalgOp op) {
+  if (op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
+      op.getNumReductionLoops() != 1)
+    return std::nullopt;
+  Block *body = op.getBlock();
+  if (body->getOperations().size() != 2)
+    return std::nullopt;
+  Operation *combiner = &body->front();
+  Value in = body->getArgument(0), acc = body->getArgument(1);
+  if (combiner->getNumOperands() != 2 || combiner->getNumResults() != 1 ||
+      !llvm::is_contained(combiner->getOperands(), in) ||
+      !llvm::is_contained(combiner->getOperands(), acc) ||
+      body->getTerminator()->getOperand(0) != combiner->getResult(0) ||
+      !arith::getNeutralElement(combiner))
+    return std::nullopt;
+  unsigned loop = 0;
+  for (auto [i, kind] : llvm::enumerate(op.getIteratorTypesArray()))
+    if (kind == utils::IteratorType::reduction)
+      loop = i;
+  AffineMap map = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+  if (!map.isProjectedPermutation())
+    return std::nullopt;
+  for (auto [d, expr] : llvm::enumerate(map.getResults()))
+    if (auto dim = dyn_cast<AffineDimExpr>(expr);
+        dim && dim.getPosition() == loop)
+      return std::make_pair(combiner, static_cast<unsigned>(d));
+  return std::nullopt;
+}
+
+/// The split ratio for `op` and how many neutral elements to pad its
+/// reduced dimension with first; a ratio of 0 leaves it alone.
+std::pair<int64_t, int64_t> chooseSplit(linalg::LinalgOp op) {
   if (op.getNumReductionLoops() != 1 || op.getNumDpsInits() != 1 ||
       op.hasDynamicShape())
-    return 0;
+    return {0, 0};
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   int64_t parallel = 1, reduction = 0;
   for (auto [range, kind] : llvm::zip(ranges, op.getIteratorTypesArray())) {
@@ -72,12 +114,42 @@ int64_t chooseRatio(linalg::LinalgOp op) {
       parallel *= range;
   }
   if (parallel >= kFewThreads || reduction < kLongRow)
-    return 0;
+    return {0, 0};
   for (int64_t r = kMaxRatio; r >= 2; r /= 2)
     if (reduction % r == 0 && reduction / r >= kMinPerThread &&
         parallel * r <= 8 * kFewThreads)
-      return r;
-  return 0;
+      return {r, 0};
+  // A length no ratio divides (a row of 4097): padded to the next multiple
+  // of the ratio where that is exact. One thread summed the whole row
+  // before, in order, with an error growing with its length; now each of r
+  // threads sums K / r elements and the second reduction their r sums.
+  if (paddableCombiner(op))
+    for (int64_t r = kMaxRatio; r >= 2; r /= 2) {
+      int64_t padded = (reduction + r - 1) / r * r;
+      if (padded / r >= kMinPerThread && parallel * r <= 8 * kFewThreads)
+        return {r, padded - reduction};
+    }
+  return {0, 0};
+}
+
+/// `op` with its input padded by `extra` neutral elements along the
+/// reduced dimension (paddableCombiner).
+linalg::LinalgOp padReducedDimension(RewriterBase &rewriter,
+                                     linalg::LinalgOp op, int64_t extra) {
+  auto [combiner, dim] = *paddableCombiner(op);
+  Location loc = op.getLoc();
+  OpOperand *operand = op.getDpsInputOperand(0);
+  auto type = cast<RankedTensorType>(operand->get().getType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape[dim] += extra;
+  TypedAttr neutral = *arith::getNeutralElement(combiner);
+  rewriter.setInsertionPoint(op);
+  Value value = arith::ConstantOp::create(rewriter, loc, neutral);
+  Value padded = tensor::createPadHighOp(type.clone(shape), operand->get(),
+                                         value, /*nofold=*/false, loc,
+                                         rewriter);
+  rewriter.modifyOpInPlace(op, [&] { operand->set(padded); });
+  return op;
 }
 
 struct SplitReductionsPass
@@ -95,20 +167,22 @@ struct SplitReductionsPass
   }
 
   void runOnOperation() override {
-    SmallVector<std::pair<linalg::LinalgOp, int64_t>> work;
+    SmallVector<std::tuple<linalg::LinalgOp, int64_t, int64_t>> work;
     getOperation().walk([&](linalg::LinalgOp op) {
       // Tiled GEMM kernels keep their contraction whole, and row kernels
       // their reductions.
       if (!op.hasPureTensorSemantics() || isMarkedForTiledGemm(op) ||
           isRowReduction(op))
         return;
-      if (int64_t r = chooseRatio(op))
-        work.push_back({op, r});
+      if (auto [r, extra] = chooseSplit(op); r)
+        work.push_back({op, r, extra});
     });
     IRRewriter rewriter(&getContext());
-    for (auto [linalgOp, splitRatio] : work) {
+    for (auto [linalgOp, splitRatio, extra] : work) {
       linalg::LinalgOp op = linalgOp;
       int64_t ratio = splitRatio;
+      if (extra)
+        op = padReducedDimension(rewriter, op, extra);
       rewriter.setInsertionPoint(op);
       // Named reductions (linalg.reduce) are split in their generic form.
       linalg::LinalgOp target = op;

@@ -244,6 +244,11 @@ LegalizeResult convTranspose(NodeContext &ctx) {
       (!outputShape.empty() && outputShape.size() != spatial))
     return ctx.fail("window attributes must have one entry per spatial "
                     "dimension");
+  for (size_t i = 0; i < spatial; ++i)
+    if (strides[i] < 1 || dilations[i] < 1 || pads[i] < 0 ||
+        pads[spatial + i] < 0 || outPadding[i] < 0)
+      return ctx.fail("strides and dilations must be positive, pads and "
+                      "output_padding not negative");
 
   // Per spatial dimension: pads (begin, end) and the output size.
   Shape begin(spatial), end(spatial), out(spatial), tosaPads;

@@ -271,6 +271,8 @@ template <PoolKind Kind> LegalizeResult globalPool(NodeContext &ctx) {
   int64_t rank = ctx.inputRank(0);
   if (rank < 3)
     return ctx.fail("input must have rank at least 3 (N, C, spatial...)");
+  if (failed(ctx.requireNonEmpty(ctx.inputShape(0))))
+    return failure();
   TosaBuilder &t = ctx.tosa;
   auto reduce = [&](Value x, ArrayRef<int64_t> axes) {
     return Kind == PoolKind::Max ? t.reduceMax(x, axes) : t.reduceMean(x, axes);

@@ -474,3 +474,24 @@ def test_gather_by_constant_float_indices(compile_tool, run_tool, tmp_path):
     _, _, got = S.compile_and_run(compile_tool, run_tool, path, {"x": x},
                                   tmp_path)
     np.testing.assert_array_equal(got["y"], [12, 10, 11])
+
+
+@pytest.mark.parametrize("node, inputs, inits", [
+    (helper.make_node("ConvTranspose", ["x", "w"], ["y"], name="zero_stride",
+                      strides=[0, 1]),
+     [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 2, 4, 4])],
+     [helper.make_tensor("w", TensorProto.FLOAT, [2, 2, 2, 2], [0.5] * 16)]),
+    (helper.make_node("GlobalAveragePool", ["x"], ["y"], name="empty_pool"),
+     [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, 3, 5, 0])],
+     []),
+], ids=["conv_transpose_stride_0", "global_pool_of_empty"])
+def test_invalid_window_is_refused_cleanly(compile_tool, tmp_path, node,
+                                           inputs, inits):
+    """Found by mutate_models.py: these were refused as 'internal error:
+    emitted invalid tosa...'; now the reason is the model's."""
+    path = save_graph(tmp_path, [node], inputs,
+                      [helper.make_tensor_value_info("y", TensorProto.FLOAT,
+                                                     None)], inits)
+    proc = compile_expect_error(compile_tool, path, tmp_path)
+    assert_mentions(proc, word(node.name), "the node")
+    assert "internal error" not in proc.stderr, S.describe(proc)

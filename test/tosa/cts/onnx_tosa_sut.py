@@ -1,0 +1,78 @@
+"""The official TOSA conformance test runner's system under test for
+onnx-tosa (`tosa_verif_run_tests --sut-module onnx_tosa_sut`): each test's
+TOSA flatbuffer is turned into TOSA MLIR by the tosa-opt of tosa-tools,
+compiled by onnx-tosa-compile for a target and run by onnx-tosa-run on the
+test's inputs; the runner then judges the outputs against the reference
+model's with the specification's compliance modes (tosa_verify).
+
+Arguments (--sut-module-args onnx_tosa_sut:NAME=VALUE): bin=DIR (our tools,
+default build/bin), target=vulkan|cuda (default vulkan), device=NAME.
+"""
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+from runner.tosa_test_runner import TosaTestRunner
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+def _arguments(runner_args):
+    values = {"bin": str(REPO / "build" / "bin"), "target": "vulkan",
+              "device": "auto"}
+    for a in runner_args:
+        name, _, value = a.partition("=")
+        values[name] = value
+    return values
+
+
+class TosaSUTRunner(TosaTestRunner):
+    """onnx-tosa as the system under test."""
+
+    def __init__(self, args, runnerArgs, testDirPath):
+        super().__init__(args, runnerArgs, testDirPath)
+        self.options = _arguments(runnerArgs)
+
+    def _run(self, cmd, what):
+        p = subprocess.run([str(c) for c in cmd], capture_output=True,
+                           text=True, errors="replace", timeout=300,
+                           stdin=subprocess.DEVNULL)
+        if p.returncode != 0:
+            lines = [l for l in (p.stderr + p.stdout).splitlines()
+                     if "error" in l.lower()] or p.stderr.splitlines()[-1:]
+            raise RuntimeError(f"{what}: " + (lines[0] if lines else
+                                              f"exit {p.returncode}"))
+        return p
+
+    def runTestGraph(self):
+        work = self.testDirPath / "onnx_tosa"
+        shutil.rmtree(work, ignore_errors=True)
+        work.mkdir()
+        tools = Path(self.options["bin"])
+        tosa_opt = Path(self.args.ref_model_path).parent / "tosa-opt"
+        try:
+            empty = work / "empty.mlir"
+            empty.write_text("module {}\n")
+            model = work / "model.mlir"
+            self._run([tosa_opt, empty, "--tosa-deserialize",
+                       "--tosa-deserialize-filename="
+                       + str(self.testDirPath / self.testDesc["tosa_file"]),
+                       "-o", model], "tosa-opt")
+            artifact = work / "model.otsa"
+            self._run([tools / "onnx-tosa-compile", model,
+                       f"--target={self.options['target']}", "-o", artifact],
+                      "onnx-tosa-compile")
+            # Arguments and results in the graph's order: the artifact calls
+            # them input<i> and output<i>.
+            cmd = [tools / "onnx-tosa-run", artifact,
+                   f"--device={self.options['device']}",
+                   f"--output-dir={work}", "--quiet"]
+            for i, f in enumerate(self.testDesc["ifm_file"]):
+                cmd += ["--input", f"input{i}={self.testDirPath / f}"]
+            self._run(cmd, "onnx-tosa-run")
+            for i, f in enumerate(self.testDesc["ofm_file"]):
+                os.replace(work / f"output{i}.npy", self.testDirPath / f)
+        except (RuntimeError, subprocess.TimeoutExpired, OSError) as e:
+            return TosaTestRunner.TosaGraphResult.OTHER_ERROR, str(e)
+        return TosaTestRunner.TosaGraphResult.TOSA_VALID, None

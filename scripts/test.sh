@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: unit and per-stage lit tests (ctest), the ONNX backend
 # conformance suite against its expected-failure list, every case's TOSA
-# through the official TOSA reference model against its list, then the
+# through the official TOSA reference model against its list, a sample of
+# the official TOSA conformance tests compiled and run by us, then the
 # end-to-end model tests against onnxruntime and the harness tests
 # (pytest), on the default target (vulkan: lavapipe on a machine without a
 # GPU); in between, a short fuzzing run (the artifact and .npy readers, and
@@ -31,6 +32,10 @@ echo "== every ONNX case's TOSA run by the official TOSA reference model"
   --bin-dir "$BUILD_DIR/bin" --build-dir "$BUILD_DIR" \
   --gpu-results "$BUILD_DIR/conformance-$TARGET.json" \
   || failed+=(tosa-reference-model)
+
+echo "== the official TOSA conformance tests (a sample of operators) on our pipeline ($TARGET)"
+.venv/bin/python test/tosa/cts.py -j "$(nproc)" --bin-dir "$BUILD_DIR/bin" \
+  --target "$TARGET" --out "$BUILD_DIR/tosa-cts" || failed+=(tosa-cts)
 
 echo "== fuzzing: the artifact and .npy readers (20 s each; ASan, UBSan), 150 malformed models"
 BUILD_DIR="$BUILD_DIR" scripts/fuzz.sh 20 || failed+=(fuzz)

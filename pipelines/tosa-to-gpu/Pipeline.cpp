@@ -298,12 +298,12 @@ std::unique_ptr<Pass> createCopyToLinalgPass() {
 void buildTosaToLinalgPipeline(OpPassManager &pm,
                                const GpuPipelineOptions &options) {
   addPassPipeline(pm, "func.func(tosa-optional-decompositions),canonicalize,"
-                      "func.func(tosa-infer-shapes,tosa-make-broadcastable,"
-                      // ONNX is NCHW and TOSA's convolutions and pools NHWC:
-                      // the layout transposes the legalization puts around
-                      // each of them cancel through the elementwise ops
-                      // between (on ResNet-50, 102 transposes become 7).
-                      "tosa-reduce-transposes)");
+                      "func.func(tosa-infer-shapes,tosa-make-broadcastable)");
+  pm.addNestedPass<func::FuncOp>(createFoldBoolTransposesPass());
+  // ONNX is NCHW and TOSA's convolutions and pools NHWC: the layout
+  // transposes the legalization puts around each of them cancel through the
+  // elementwise ops between (on ResNet-50, 102 transposes become 7).
+  addPassPipeline(pm, "func.func(tosa-reduce-transposes)");
   // Elementwise ops after a matmul's reshape back to ONNX's shape move
   // above it, so that they become the matmul kernel's epilogue.
   pm.addNestedPass<func::FuncOp>(createSinkReshapesPass());
@@ -394,6 +394,7 @@ void registerTosaToGpuPasses() {
   PassRegistration<CopyToLinalgPass>();
   registerPass([] { return createDistributeLoopsPass(256); });
   registerPass(createUpstreamWorkaroundsPass);
+  registerPass(createFoldBoolTransposesPass);
   registerPass(createSinkReshapesPass);
   registerPass(createPadConvChannelsPass);
   registerPass(createSplitReductionsPass);

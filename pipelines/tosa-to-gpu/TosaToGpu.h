@@ -113,6 +113,9 @@ std::unique_ptr<mlir::Pass> createCopyToLinalgPass();
 /// upstream bug): RESCALE to i64 and with INEXACT_ROUND, floating-point
 /// MAX_POOL2D, integer bilinear RESIZE.
 std::unique_ptr<mlir::Pass> createUpstreamWorkaroundsPass();
+/// `onnx-tosa-fold-bool-transposes`: folds TRANSPOSE of a boolean constant
+/// before tosa-reduce-transposes, which folds it wrongly in LLVM 22.
+std::unique_ptr<mlir::Pass> createFoldBoolTransposesPass();
 /// onnx-tosa-sink-reshapes (TOSA): elementwise ops move above the reshapes
 /// they read, next to what the reshape's input came from (SinkReshapes.cpp).
 std::unique_ptr<mlir::Pass> createSinkReshapesPass();

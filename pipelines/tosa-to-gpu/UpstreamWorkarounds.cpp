@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 using namespace mlir;
@@ -327,6 +328,64 @@ struct IntegerBilinearResize : OpRewritePattern<tosa::ResizeOp> {
   }
 };
 
+/// TRANSPOSE of a boolean constant, folded here before tosa-reduce-transposes
+/// sees it: that pass folds it with the constant's raw bytes, which LLVM 22
+/// packs differently for i1, and gave an attribute that crashed whatever
+/// read it (found by the TOSA conformance tests: transpose_*_b_*).
+struct BoolConstantTranspose : OpRewritePattern<tosa::TransposeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(tosa::TransposeOp op,
+                                PatternRewriter &rewriter) const override {
+    DenseElementsAttr values;
+    auto type = dyn_cast<RankedTensorType>(op.getType());
+    if (!type || !type.hasStaticShape() ||
+        !type.getElementType().isInteger(1) ||
+        !matchPattern(op.getInput1(), m_Constant(&values)))
+      return rewriter.notifyMatchFailure(op, "not a boolean constant");
+    ArrayRef<int64_t> in = cast<ShapedType>(values.getType()).getShape();
+    ArrayRef<int32_t> perms = op.getPerms();
+    int64_t rank = in.size();
+    SmallVector<int64_t> inStrides(rank, 1);
+    for (int64_t d = rank - 2; d >= 0; --d)
+      inStrides[d] = inStrides[d + 1] * in[d + 1];
+    SmallVector<bool> from(values.getValues<bool>());
+    SmallVector<bool> to(from.size());
+    SmallVector<int64_t> index(rank, 0); // of the result
+    for (size_t flat = 0; flat < to.size(); ++flat) {
+      int64_t source = 0;
+      for (int64_t d = 0; d < rank; ++d)
+        source += index[d] * inStrides[perms[d]];
+      to[flat] = from[source];
+      for (int64_t d = rank - 1; d >= 0; --d) {
+        if (++index[d] < type.getDimSize(d))
+          break;
+        index[d] = 0;
+      }
+    }
+    rewriter.replaceOpWithNewOp<tosa::ConstOp>(
+        op, type, DenseElementsAttr::get(type, ArrayRef<bool>(to)));
+    return success();
+  }
+};
+
+struct FoldBoolTransposesPass
+    : PassWrapper<FoldBoolTransposesPass, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(FoldBoolTransposesPass)
+  StringRef getArgument() const override {
+    return "onnx-tosa-fold-bool-transposes";
+  }
+  StringRef getDescription() const override {
+    return "Fold transposes of boolean constants (before "
+           "tosa-reduce-transposes, which folds them wrongly in LLVM 22)";
+  }
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<BoolConstantTranspose>(&getContext());
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
 struct UpstreamWorkaroundsPass
     : PassWrapper<UpstreamWorkaroundsPass, OperationPass<func::FuncOp>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(UpstreamWorkaroundsPass)
@@ -355,6 +414,10 @@ struct UpstreamWorkaroundsPass
 
 std::unique_ptr<Pass> createUpstreamWorkaroundsPass() {
   return std::make_unique<UpstreamWorkaroundsPass>();
+}
+
+std::unique_ptr<Pass> createFoldBoolTransposesPass() {
+  return std::make_unique<FoldBoolTransposesPass>();
 }
 
 } // namespace onnx_tosa

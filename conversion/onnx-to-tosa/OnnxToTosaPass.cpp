@@ -557,7 +557,7 @@ LogicalResult convertNode(OpBuilder &builder, onnx::NodeOp node,
   // count where the op keeps its rows (BoundedSizes.h), else the node is
   // refused.
   SmallVector<std::optional<unsigned>> inputDims;
-  const NodeContext::OutputCount *inputCount = nullptr;
+  std::optional<NodeContext::OutputCount> inputCount;
   for (auto [i, v] : llvm::enumerate(node.getInputs())) {
     auto it = demoted.counts.find(v);
     inputDims.push_back(it == demoted.counts.end()
@@ -569,7 +569,7 @@ LogicalResult convertNode(OpBuilder &builder, onnx::NodeOp node,
       return nodeError(node, "inputs " + Twine(i) + " and an earlier one have "
                              "sizes that depend on the input values in "
                              "different ways, which is not supported");
-    inputCount = &it->second;
+    inputCount = it->second;
   }
   if (inputCount && isBoundedTranspose(node, inputDims.front())) {
     // The real rows first: not a transpose of the bounded array.

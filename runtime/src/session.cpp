@@ -201,7 +201,7 @@ Status ot_session::validate(const Artifact &a) {
            b.boundedDim >= static_cast<int64_t>(b.shape.size()) ||
            b.shape[b.boundedDim] <= 0 ||
            b.countBuffer >= nbuf ||
-           a.buffers[b.countBuffer].kind != BufferKind::Intermediate ||
+           a.buffers[b.countBuffer].kind == BufferKind::Input ||
            a.buffers[b.countBuffer].sizeBytes < 4))
         return dataLoss(what + " has an invalid data-dependent dimension");
       slot.lastByteSize = slot.byteSize;

@@ -46,18 +46,6 @@ Value iota(TosaBuilder &t, ArrayRef<int64_t> shape, int64_t axis) {
   return t.constant(fromInts(RankedTensorType::get(shape, i32Type(t)), values));
 }
 
-/// Inclusive prefix sum of i32 `v` along `axis`, by log2(n) shifted adds.
-Value prefixSum(TosaBuilder &t, Value v, int64_t axis) {
-  int64_t n = t.shapeOf(v)[axis];
-  int64_t rank = t.rankOf(v);
-  for (int64_t s = 1; s < n; s *= 2) {
-    Shape pads(2 * rank, 0);
-    pads[2 * axis] = s;
-    v = t.add(v, t.sliceAxis(t.pad(v, pads, 0), axis, 0, n));
-  }
-  return v;
-}
-
 /// `data` with its slices along `axis` reordered: slice k, where `keep[k]`
 /// holds, goes to position `slot[k]` of the first `count` positions (slots
 /// are distinct and below count), the others follow in their order. The
@@ -76,7 +64,7 @@ Value compactSlices(TosaBuilder &t, Value data, int64_t axis, Value keep,
   Value i = iota(t, {1, 1, inner}, 2);
   Value keepI = t.indicator(keep, i32Type(t));
   // The others' order: k minus the kept slices before k.
-  Value before = t.sub(prefixSum(t, keepI, 0), keepI);
+  Value before = t.sub(t.scan(keepI, 0), keepI);
   Value other = t.reshape(t.sub(t.reshape(k, {n}), before), {1, n, 1});
   Value c = t.reshape(count, {1, 1, 1});
   Value innerC = t.scalarLike(c, inner);
@@ -132,7 +120,7 @@ LegalizeResult nonZero(NodeContext &ctx) {
                    : t.unary<tosa::LogicalNotOp>(t.compare<tosa::EqualOp>(
                          comparable(t, x), t.scalarLike(comparable(t, x), 0)));
   Value keepI = t.indicator(keep, i32Type(t));
-  Value slot = t.sub(prefixSum(t, keepI, 0), keepI);
+  Value slot = t.sub(t.scan(keepI, 0), keepI);
   Value count = t.reduceSum(keepI, {0});
   // Coordinates of every element, [rank, n].
   SmallVector<int64_t> coords(rank * n);
@@ -225,7 +213,7 @@ LegalizeResult unique(NodeContext &ctx) {
     } else {
       Value differs = t.indicator(t.unary<tosa::LogicalNotOp>(eqElems),
                                   i32Type(t));
-      Value differsBefore = t.sub(prefixSum(t, differs, 2), differs);
+      Value differsBefore = t.sub(t.scan(differs, 2), differs);
       Value samePrefix = t.compare<tosa::EqualOp>(
           differsBefore, t.scalarLike(differsBefore, 0));
       less = t.reshape(t.reduce<tosa::ReduceAnyOp>(
@@ -238,7 +226,7 @@ LegalizeResult unique(NodeContext &ctx) {
                           t.reshape(firstI, {n, 1}));
     slot = t.reshape(t.reduceSum(smaller, {0}), {n});
   } else {
-    slot = t.sub(prefixSum(t, firstI, 0), firstI);
+    slot = t.sub(t.scan(firstI, 0), firstI);
   }
 
   Values results(4);
@@ -424,7 +412,7 @@ LegalizeResult nonMaxSuppression(NodeContext &ctx) {
   // Row of each selected box: the rows of earlier (batch, class) pairs,
   // then its rank.
   Value perClass = t.reshape(t.reduceSum(selectedI, {2}), {nb * nc});
-  Value offset = t.reshape(t.sub(prefixSum(t, perClass, 0), perClass),
+  Value offset = t.reshape(t.sub(t.scan(perClass, 0), perClass),
                            {nb, nc, 1});
   Value slot = t.reshape(t.add(offset, rank), {nb * nc * n});
   Value count = t.reduceSum(t.reshape(selectedI, {nb * nc * n}), {0});
@@ -505,7 +493,7 @@ LegalizeResult compress(NodeContext &ctx) {
                                SmallVector<int64_t>(dim - given, 0)))},
                     0);
   Value keepI = t.indicator(keep, i32Type(t));
-  Value slot = t.sub(prefixSum(t, keepI, 0), keepI);
+  Value slot = t.sub(t.scan(keepI, 0), keepI);
   Value count = t.reduceSum(keepI, {0});
   ctx.setOutputCount(0, axis, count);
   return Values{compactSlices(t, x, axis, keep, slot, count)};

@@ -164,20 +164,10 @@ template <bool Product> LegalizeResult cumulative(NodeContext &ctx) {
       axisValue.size() == 1 ? normalizeAxis(axisValue[0], rank) : std::nullopt;
   if (!axis)
     return ctx.fail("axis is out of range");
-  int64_t n = t.shapeOf(x)[*axis];
   bool reverse = ctx.getInt("reverse", 0);
-  double identity = Product ? 1.0 : 0.0;
-  // Shifts `v` by `s` along the axis, filling with the identity.
-  auto shift = [&](Value v, int64_t s) {
-    Shape pads(2 * rank, 0);
-    pads[2 * *axis] = s;
-    return t.sliceAxis(t.pad(v, pads, identity), *axis, 0, n);
-  };
-  Value y = reverse ? t.reverse(x, *axis) : x;
-  for (int64_t s = 1; s < n; s *= 2)
-    y = Product ? t.mul(y, shift(y, s)) : t.add(y, shift(y, s));
+  Value y = t.scan(reverse ? t.reverse(x, *axis) : x, *axis, Product);
   if (ctx.getInt("exclusive", 0))
-    y = shift(y, 1);
+    y = t.shiftAlong(y, *axis, 1, Product ? 1.0 : 0.0);
   return Values{reverse ? t.reverse(y, *axis) : y};
 }
 

@@ -545,6 +545,22 @@ Value TosaBuilder::reduceMax(Value v, ArrayRef<int64_t> axes) {
   return reduce<tosa::ReduceMaxOp>(v, axes);
 }
 
+Value TosaBuilder::shiftAlong(Value v, int64_t axis, int64_t s, double fill) {
+  int64_t rank = rankOf(v);
+  Shape pads(2 * rank, 0);
+  pads[2 * axis] = s;
+  return sliceAxis(pad(v, pads, fill), axis, 0, shapeOf(v)[axis]);
+}
+
+Value TosaBuilder::scan(Value v, int64_t axis, bool product) {
+  int64_t n = shapeOf(v)[axis];
+  for (int64_t s = 1; s < n; s *= 2) {
+    Value back = shiftAlong(v, axis, s, product ? 1.0 : 0.0);
+    v = product ? mul(v, back) : add(v, back);
+  }
+  return v;
+}
+
 Value TosaBuilder::reduceMean(Value v, ArrayRef<int64_t> axes) {
   int64_t count = 1;
   for (int64_t axis : axes)

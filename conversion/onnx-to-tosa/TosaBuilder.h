@@ -261,6 +261,11 @@ public:
   mlir::Value reduceMax(mlir::Value v, llvm::ArrayRef<int64_t> axes);
   /// Sum times 1/count.
   mlir::Value reduceMean(mlir::Value v, llvm::ArrayRef<int64_t> axes);
+  /// Inclusive running sum (or product) along `axis`, by log2(n) steps that
+  /// each combine the running results with those `shift` positions back.
+  mlir::Value scan(mlir::Value v, int64_t axis, bool product = false);
+  /// `v` shifted by `s` positions along `axis`, `fill` shifted in.
+  mlir::Value shiftAlong(mlir::Value v, int64_t axis, int64_t s, double fill);
 
 private:
   mlir::RankedTensorType broadcastType(mlir::Value a, mlir::Value c,

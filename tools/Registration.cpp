@@ -4,6 +4,7 @@
 #include "conversion/onnx-to-tosa/OnnxToTosa.h"
 #include "frontend/onnx-import/OnnxDialect.h"
 #include "pipelines/tosa-to-gpu/TosaToGpu.h"
+#include "targets/TargetInfo.h"
 #include "targets/nvptx/NvptxTarget.h"
 #include "targets/spirv/SpirvTarget.h"
 
@@ -21,6 +22,7 @@ void registerDialects(mlir::DialectRegistry &registry) {
 void registerPasses() {
   registerOnnxToTosaPasses();
   registerTosaToGpuPasses();
+  registerTargetInfoPasses();
   registerNvptxTargetPasses();
   registerSpirvTargetPasses();
 }

@@ -54,6 +54,9 @@ struct RowPlace {
 struct SubgroupReduction {
   bool enabled = false;
   int64_t size = 0;
+  /// The target's multiprocessors, which rows of one subgroup each are
+  /// spread over (TargetInfo::multiprocessors).
+  int64_t multiprocessors = 0;
 };
 
 /// Ops that may sit between a row kernel's ops: allocations, views and

@@ -35,6 +35,7 @@
 //===----------------------------------------------------------------------===//
 #include "KernelBodies.h"
 #include "RowKernel.h"
+#include "TargetInfo.h"
 #include "TosaToGpu.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -614,7 +615,7 @@ void RowKernel::emitReduction(ImplicitLocOpBuilder &b, linalg::LinalgOp op,
 /// lane, all of whose reductions combine in the subgroup, so that no row
 /// needs a barrier or workgroup memory. Up to 8 rows (256 threads) to a
 /// workgroup, fewer where that leaves under two workgroups per
-/// multiprocessor of an H100/H200. On BERT-base's attention scores (rows of
+/// multiprocessor of the target. On BERT-base's attention scores (rows of
 /// 128) the kernel was one 128-thread workgroup per row, 7 barriers per
 /// reduction.
 int64_t RowKernel::warpRows(const SubgroupReduction &subgroups) const {
@@ -629,7 +630,7 @@ int64_t RowKernel::warpRows(const SubgroupReduction &subgroups) const {
         !subgroupKindOf(combinerOf(linalgOp)))
       return 0;
   for (int64_t rows : {8, 4, 2})
-    if (shape.numRows % rows == 0 && shape.numRows / rows >= 2 * kSmCount)
+    if (shape.numRows % rows == 0 && shape.numRows / rows >= 2 * subgroups.multiprocessors)
       return rows;
   return 1;
 }
@@ -821,7 +822,8 @@ struct RowKernelsPass
       kernel->dropUnusedFills();
       for (Operation *op : kernel->members())
         taken.insert(op);
-      kernel->build({subgroupReduce, subgroupSize});
+      kernel->build({subgroupReduce, subgroupSize,
+                     targetOf(getOperation()).multiprocessors});
     }
   }
 };

@@ -68,6 +68,7 @@
 //===----------------------------------------------------------------------===//
 #include "KernelBodies.h"
 #include "RowKernel.h"
+#include "TargetInfo.h"
 #include "TosaToGpu.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -103,7 +104,6 @@ constexpr int64_t kMinWarpsPerSm = 4;  // to hide memory latency at all
 constexpr int64_t kMinSliceSteps = 8;  // K steps of a slice of a split K
 constexpr int64_t kSimtWarpsPerSm = 10; // CUDA cores: see chooseTiling
 constexpr int64_t kMaxSimtSlices = 4;
-constexpr int64_t kWorkgroupBytes = 48 * 1024; // static workgroup memory
 // Warpgroup MMA (sm_90a): K elements per step, one 128-byte row of f16,
 // which is the span of the 128-byte swizzle; copies of the tiles (the best
 // of 3 and 4 at 4096^3, H200: 543 against 460 TFLOP/s, two blocks fitting on
@@ -118,8 +118,6 @@ constexpr int64_t kMinWarpgroupSliceSteps = 16;
 /// (L / 2 of the scores, N / 2 of the context): BERT's 64 + 32 take 128
 /// registers without spilling; 256 keys by 64 columns is the most tested.
 constexpr int64_t kMaxAttentionAccumulators = 160;
-/// Dynamic workgroup memory a block may have on sm_90.
-constexpr int64_t kWarpgroupSharedBytes = 227 * 1024;
 /// A staged C's row padding (floats): rows 8 banks apart, so that the 8
 /// rows of the accumulators' pair stores of a warp take two wavefronts.
 constexpr int64_t kWarpgroupCPadding = 8;
@@ -372,8 +370,10 @@ std::optional<Gemm> gemmOf(Operation *op) {
 /// byte loaded of 64x64 ones. On CUDA cores (`simt`), 64x128 to 16x32
 /// tiles of 128 threads or fewer, 8x8 or 4x4 elements each, with K split
 /// more readily (below).
-std::optional<Tiling> chooseTiling(const Gemm &g, bool simt, bool large = false,
+std::optional<Tiling> chooseTiling(const Gemm &g, const TargetInfo &target,
+                                   bool simt, bool large = false,
                                    bool split = false) {
+  const int64_t sms = target.multiprocessors;
   // B and C are read in 16-byte vectors along their rows.
   if (g.n % vectorWidth(g.element) != 0)
     return std::nullopt;
@@ -391,8 +391,8 @@ std::optional<Tiling> chooseTiling(const Gemm &g, bool simt, bool large = false,
   };
   auto fills = [&](const Tiling &t, int64_t slices,
                    int64_t warpsPerSm = kMinWarpsPerSm) {
-    return blocks(t, slices) >= kSmCount &&
-           blocks(t, slices) * t.threads() >= warpsPerSm * kSmCount * kWarpSize;
+    return blocks(t, slices) >= sms &&
+           blocks(t, slices) * t.threads() >= warpsPerSm * sms * kWarpSize;
   };
   auto divides = [&](const Tiling &t) {
     return g.m % t.tileM() == 0 && g.n % t.tileN() == 0;
@@ -470,7 +470,9 @@ std::optional<Tiling> chooseTiling(const Gemm &g, bool simt, bool large = false,
 /// QKV, FFN-up and FFN-down GEMMs this takes 0.138, 0.155 and 0.175 ms
 /// where chooseTiling's took 0.193, 0.241 and 0.260, each within 1.5 % of
 /// the sweep's best.
-std::optional<Tiling> chooseSpirvTiling(const Gemm &g, bool split) {
+std::optional<Tiling> chooseSpirvTiling(const Gemm &g,
+                                        const TargetInfo &target, bool split) {
+  const int64_t sms = target.multiprocessors;
   Tiling t{16, 16, 2, 2, true};
   if (g.n % vectorWidth(g.element) != 0)
     return std::nullopt;
@@ -481,10 +483,10 @@ std::optional<Tiling> chooseSpirvTiling(const Gemm &g, bool split) {
       double(g.m * g.n) / double(rows * t.tileM() * cols * t.tileN());
   int64_t steps = llvm::divideCeil(g.k, kTileK);
   if (utilization < 0.75 ||
-      !(tiles >= kSmCount || (steps >= 64 && 4 * tiles >= kSmCount)))
+      !(tiles >= sms || (steps >= 64 && 4 * tiles >= sms)))
     return std::nullopt;
   auto cost = [&](int64_t slices) {
-    return llvm::divideCeil(tiles * slices, kSmCount) * (steps / slices);
+    return llvm::divideCeil(tiles * slices, sms) * (steps / slices);
   };
   for (int64_t s = 2; s <= (split ? kMaxSimtSlices : 1); ++s)
     if (steps % s == 0 && steps / s >= kMinSliceSteps &&
@@ -517,39 +519,42 @@ Tiling warpgroupTiling(int64_t rows, int64_t cols) {
 /// the WMMA one on every shape swept, by 1.4-2x on BERT's b1 ones; none for
 /// GEMMs whose rows fill less than half a 64-row tile (a GEMV), nor for
 /// convolutions whose tiles leave multiprocessors idle (below).
-std::optional<Tiling> chooseWarpgroupTiling(const Gemm &g, bool split) {
+std::optional<Tiling> chooseWarpgroupTiling(const Gemm &g,
+                                            const TargetInfo &target,
+                                            bool split) {
+  const int64_t sms = target.multiprocessors;
   if (!g.element.isF16() || !vectorA(g) || g.n % vectorWidth(g.element) != 0 ||
       2 * g.m < 64)
     return std::nullopt;
   const Tiling tilings[] = {warpgroupTiling(128, 128),
                             warpgroupTiling(64, 128), warpgroupTiling(64, 64)};
-  auto blocks = [&](const Tiling &t) {
+  auto blocks = [&](const Tiling &t) -> int64_t {
     return g.batch * llvm::divideCeil(g.m, t.tileM()) *
            llvm::divideCeil(g.n, t.tileN());
   };
   const Tiling *chosen = llvm::find_if(
-      tilings, [&](const Tiling &x) { return blocks(x) >= 2 * kSmCount; });
+      tilings, [&](const Tiling &x) { return blocks(x) >= 2 * sms; });
   Tiling t = chosen != std::end(tilings) ? *chosen : tilings[2];
   // A matmul whose 64x64 tiles take two rounds of the multiprocessors where
   // 64x128 ones take one (BERT's b8 N = 768 GEMMs: 192 blocks against 96)
   // has the wider tiles: FFN down (1024x768x3072) 0.0227 -> 0.0193 ms,
   // attention output (1024x768x768) 0.0095 -> 0.0090 (H100, benchmarks/
   // results/gemm-tilings-2026-12-06/sweep7-n768-h100.md).
-  auto rounds = [&](const Tiling &x) {
-    return llvm::divideCeil(blocks(x), kSmCount);
+  auto rounds = [&](const Tiling &x) -> int64_t {
+    return llvm::divideCeil(blocks(x), sms);
   };
   if (chosen == std::end(tilings) && g.kh == 0 &&
-      2 * blocks(tilings[1]) >= kSmCount && rounds(t) >= 2 * rounds(tilings[1]))
+      2 * blocks(tilings[1]) >= sms && rounds(t) >= 2 * rounds(tilings[1]))
     t = tilings[1];
   int64_t steps = llvm::divideCeil(g.k, kWarpgroupK);
-  if (split && blocks(t) < kSmCount)
+  if (split && blocks(t) < sms)
     for (int64_t s = 2; steps / s >= kMinWarpgroupSliceSteps; ++s)
-      if (steps % s == 0 && blocks(t) * s <= kSmCount)
+      if (steps % s == 0 && blocks(t) * s <= sms)
         t.slices = s;
   // Convolutions (not swept) only where their blocks fill the GPU: on
   // ResNet-50 b1 in fp16 (H200) 0.441 ms that way, 0.511 ms with also its
   // layers whose 64x64 tiles leave multiprocessors idle (two runs).
-  if (g.kh != 0 && blocks(t) * t.slices < kSmCount)
+  if (g.kh != 0 && blocks(t) * t.slices < sms)
     return std::nullopt;
   return t;
 }
@@ -2574,14 +2579,16 @@ struct SelectTensorCoreOpsPass
   }
   void runOnOperation() override {
     SmallVector<linalg::LinalgOp> marked;
+    TargetInfo target = targetOf(getOperation());
     getOperation().walk([&](linalg::LinalgOp op) {
       std::optional<Gemm> g = gemmOf(op);
       if (!g || g->batch * g->m * g->n * g->k < kMinProducts)
         return;
       if (tensorCores && (g->element.isF16() || tf32) &&
-          chooseTiling(*g, false))
+          chooseTiling(*g, target, false))
         op->setAttr(kMarker, UnitAttr::get(op->getContext()));
-      else if (simt && g->element.isF32() && !tf32 && chooseTiling(*g, true))
+      else if (simt && g->element.isF32() && !tf32 &&
+               chooseTiling(*g, target, true))
         op->setAttr(kSimtMarker, UnitAttr::get(op->getContext()));
       else
         return;
@@ -2813,6 +2820,7 @@ struct TensorCoreKernelsPass
     });
     // Ops that an attention kernel took (erased).
     DenseSet<Operation *> taken;
+    TargetInfo target = targetOf(getOperation());
     for (linalg::LinalgOp op : ops) {
       if (taken.contains(op))
         continue;
@@ -2827,9 +2835,9 @@ struct TensorCoreKernelsPass
       // The rule's tiling: SPIR-V's own where it has one.
       auto choose = [&](bool split) -> std::optional<Tiling> {
         if (simt && spirvTilings)
-          if (std::optional<Tiling> t = chooseSpirvTiling(*g, split))
+          if (std::optional<Tiling> t = chooseSpirvTiling(*g, target, split))
             return t;
-        return chooseTiling(*g, simt, /*large=*/true, split);
+        return chooseTiling(*g, target, simt, /*large=*/true, split);
       };
       std::optional<Tiling> t = g ? choose(/*split=*/true) : std::nullopt;
       if (!t)
@@ -2843,7 +2851,7 @@ struct TensorCoreKernelsPass
       if (warpgroupMma && !simt) {
         w = parseWarpgroupTiling(tiling, *g);
         if (!w || (!fill && w->slices > 1))
-          w = chooseWarpgroupTiling(*g, /*split=*/bool(fill));
+          w = chooseWarpgroupTiling(*g, target, /*split=*/bool(fill));
       }
       SmallVector<linalg::TransposeOp> folded;
       std::array<Value, 3> roots =
@@ -2876,7 +2884,7 @@ struct TensorCoreKernelsPass
           w->stages = std::clamp<int64_t>(stages, 2, 4);
         // As many of them as fit in a block's workgroup memory.
         while (w->stages > 2 &&
-               warpgroupSharedBytes(*w) > kWarpgroupSharedBytes)
+               warpgroupSharedBytes(*w) > target.maxSharedBytesPerBlock)
           --w->stages;
         w->prefetch = prefetch ? std::clamp<int64_t>(prefetch, 1, w->stages - 1)
                                : w->stages - 1;
@@ -2887,7 +2895,7 @@ struct TensorCoreKernelsPass
       // copy of the tiles or the two it may get below (and an epilogue's
       // staging of C in workgroup memory).
       auto fits = [&](const Tiling &x, bool withEpilogue) {
-        return workgroupBytes(*g, x, withEpilogue) <= kWorkgroupBytes;
+        return workgroupBytes(*g, x, withEpilogue) <= target.staticSharedBytes;
       };
       if (!tiling.empty())
         if (std::optional<Tiling> forced = parseTiling(tiling, *g, simt);
@@ -2901,7 +2909,7 @@ struct TensorCoreKernelsPass
       // which only small tiles leave room for.
       if (!simt && !fill && stagedRows(*t) != t->tileM() &&
           (g->m % t->tileM() != 0 || g->n % t->tileN() != 0))
-        t = chooseTiling(*g, simt);
+        t = chooseTiling(*g, target, simt);
       // (Asynchronous copies stage C a fragment row at a time, which a cut
       // last row tile that starts from C cannot have: see above.)
       bool async = asyncCopies == "all" ||

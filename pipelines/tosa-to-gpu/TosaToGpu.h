@@ -22,10 +22,6 @@ namespace onnx_tosa {
 /// in y and z): kernels never launch more along one dimension.
 constexpr int64_t kMaxGridDimension = 65535;
 
-/// Streaming multiprocessors of an H100/H200, which the rules choosing
-/// kernel shapes (GEMM tilings, rows per workgroup) aim to fill.
-constexpr int64_t kSmCount = 132;
-
 /// Which tiled GEMM kernels on tensor cores copy their A and B tiles to
 /// workgroup memory by asynchronous copies (cp.async), up to 4 copies of
 /// them in flight, instead of through registers: on the H200 that took 9 to

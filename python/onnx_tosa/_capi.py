@@ -107,6 +107,7 @@ _SIGNATURES = {
     "ot_device_name": (ctypes.c_char_p, [_handle]),
     "ot_device_id": (ctypes.c_char_p, [_handle]),
     "ot_device_backend": (ctypes.c_int, [_handle]),
+    "ot_device_architecture": (ctypes.c_char_p, [_handle]),
     "ot_session_load": (_status, [_handle, ctypes.c_char_p,
                                   ctypes.POINTER(_handle)]),
     "ot_session_load_from_memory": (_status, [_handle, ctypes.c_void_p,

@@ -123,13 +123,6 @@ def _model_file(model, work):
                     f"onnx.ModelProto, not {type(model).__name__}")
 
 
-def default_target():
-    """'cuda' where the runtime opens a CUDA device, else 'vulkan'."""
-    from .session import available_devices
-    return "cuda" if any(d.startswith("cuda") for d in available_devices()) \
-        else "vulkan"
-
-
 def compile(model, output=None, *, target="auto", progress=None, **options):
     """Compiles `model` (a path, bytes or onnx.ModelProto).
 
@@ -138,9 +131,10 @@ def compile(model, output=None, *, target="auto", progress=None, **options):
     stage's text instead. `progress(stage_line)` is called with each stage
     the compiler reports (also logged to the "onnx_tosa" logger at INFO).
     Raises CompileError with the compiler's message when it refuses.
+    `target`: "auto" (this machine's CUDA GPU if it has one, else
+    "vulkan"), "cuda" (this machine's CUDA GPU, else "cuda:sm_90a"),
+    "cuda:sm_80" and the other chips of docs/targets.md, or "vulkan".
     """
-    if target == "auto":
-        target = default_target()
     with tempfile.TemporaryDirectory(prefix="onnx-tosa-") as work:
         path = _model_file(model, work)
         emit = options.get("emit")
@@ -253,7 +247,8 @@ def compile_cached(model_path, target, options, progress=None):
     """The artifact for `model_path`, compiled once into the cache."""
     directory = cache_dir()
     directory.mkdir(parents=True, exist_ok=True)
-    artifact = directory / f"{Path(model_path).stem}-{target}-" \
+    tag = target.replace(":", "-")
+    artifact = directory / f"{Path(model_path).stem}-{tag}-" \
         f"{cache_key(model_path, target, options)}.otsa"
     if artifact.is_file():
         log.info("using cached %s", artifact)

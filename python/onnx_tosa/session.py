@@ -61,6 +61,20 @@ class Device:
         backend = lib().ot_device_backend(self._handle)
         return "cuda" if backend == _capi.OT_BACKEND_CUDA else "vulkan"
 
+    @property
+    def architecture(self):
+        """The CUDA architecture the device runs ("sm_86", "sm_90a"); ""
+        for a Vulkan device."""
+        return lib().ot_device_architecture(self._handle).decode()
+
+    @property
+    def compile_target(self):
+        """The compiler's --target for code that runs best here:
+        "cuda:sm_90a" (this GPU's architecture) or "vulkan"."""
+        arch = self.architecture
+        return f"cuda:{arch}" if self.target == "cuda" and arch else \
+            self.target
+
     def __del__(self):
         if getattr(self, "_handle", None):
             lib().ot_device_release(self._handle)
@@ -120,7 +134,7 @@ class InferenceSession:
             check(lib().ot_session_load_from_memory(
                 self._device._handle, buf, len(data), ctypes.byref(handle)))
         else:
-            path = _artifact_path(model, self._device.target,
+            path = _artifact_path(model, self._device.compile_target,
                                   compile_options, progress)
             check(lib().ot_session_load(self._device._handle,
                                         os.fsencode(path),

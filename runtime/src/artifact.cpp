@@ -524,11 +524,39 @@ std::vector<uint8_t> serializeArtifact(const Artifact &a) {
   return std::move(w.out);
 }
 
+namespace {
+/// A 64-bit hash in which every input bit reaches every output bit: each
+/// word goes through a bijective xor-shift-multiply mix with the state.
+/// (checksum() above, kept for the files' integrity check, only carries
+/// differences towards the high bits: artifacts whose kernels differed in
+/// the same bits of one word each, such as cubins for sm_86 and sm_89, got
+/// the same value.)
+uint64_t mix(uint64_t x) {
+  x ^= x >> 32;
+  x *= 0xd6e8feb86659fd93ull;
+  x ^= x >> 32;
+  x *= 0xd6e8feb86659fd93ull;
+  x ^= x >> 32;
+  return x;
+}
+
+uint64_t strongHash(const uint8_t *data, size_t size) {
+  uint64_t h = 0x6a09e667f3bcc909ull ^ size;
+  for (size_t i = 0; i < size; i += 8) {
+    uint64_t w = 0;
+    for (size_t b = std::min<size_t>(8, size - i); b-- > 0;)
+      w = (w << 8) | data[i + b];
+    h = mix(h ^ w) + i;
+  }
+  return mix(h);
+}
+} // namespace
+
 uint64_t contentHash(const Artifact &a) {
   Artifact program = a;
   program.provenance = {};
   std::vector<uint8_t> bytes = serializeArtifact(program);
-  return checksum(bytes.data(), bytes.size());
+  return strongHash(bytes.data(), bytes.size());
 }
 
 bool parseArtifact(const uint8_t *data, size_t size, Artifact &a,
@@ -608,6 +636,53 @@ bool readArtifactTarget(const std::string &path, Target &target,
   }
   target = static_cast<Target>(t);
   return true;
+}
+
+namespace {
+/// 90 for "sm_90a", 0 if `chip` is not "sm_<digits>..."; `specific`: it
+/// ends in 'a'.
+unsigned chipVersion(const std::string &chip, bool &specific) {
+  specific = false;
+  if (chip.compare(0, 3, "sm_") != 0)
+    return 0;
+  size_t end = 3;
+  unsigned v = 0;
+  while (end < chip.size() && chip[end] >= '0' && chip[end] <= '9' &&
+         v < 100000)
+    v = v * 10 + unsigned(chip[end++] - '0');
+  specific = end < chip.size() && chip[end] == 'a';
+  return end > 3 ? v : 0;
+}
+} // namespace
+
+std::string cudaCodeMismatch(const std::string &chip, bool cubin,
+                             const std::string &architecture) {
+  bool codeSpecific = false, deviceSpecific = false;
+  unsigned code = chipVersion(chip, codeSpecific);
+  unsigned device = chipVersion(architecture, deviceSpecific);
+  if (code == 0 || device == 0)
+    return ""; // unrecorded (an older artifact): the driver decides
+  std::string what = std::string(cubin ? "machine code (a cubin)" : "PTX") +
+                     " for " + chip;
+  std::string fix = "; recompile for this GPU (onnx-tosa-compile "
+                    "--target=cuda:" +
+                    architecture + ", or --target=auto on this machine)";
+  if (codeSpecific && code != device)
+    return "the artifact holds " + what +
+           ", whose architecture-specific instructions run on that "
+           "architecture only, but this GPU is " +
+           architecture + fix;
+  if (code > device)
+    return "the artifact holds " + what + ", newer than this GPU (" +
+           architecture + ")" + fix;
+  if (cubin && code / 10 != device / 10)
+    return "the artifact holds " + what +
+           ", which runs on GPUs of the same major version only, but this "
+           "GPU is " +
+           architecture + fix +
+           "; code compiled with --cuda-format=ptx the driver compiles for "
+           "any later GPU";
+  return "";
 }
 
 } // namespace onnx_tosa

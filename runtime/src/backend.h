@@ -74,6 +74,12 @@ public:
   virtual const std::string &id() const = 0;
   /// The driver's device name.
   virtual const std::string &name() const = 0;
+  /// The most specific CUDA architecture the device runs ("sm_86"; "sm_90a"
+  /// for compute capability 9.0 and later, with their architecture-specific
+  /// instructions); "" for a Vulkan device.
+  virtual std::string architecture() const { return ""; }
+  /// Multiprocessors (CUDA SMs); 0 if unknown.
+  virtual int multiprocessors() const { return 0; }
 
   virtual Status allocate(uint64_t bytes,
                           std::unique_ptr<DeviceBuffer> &out) = 0;
@@ -136,6 +142,10 @@ private:
 /// missing or fails to initialize.
 Status cudaDeviceCount(int &count);
 Status openCudaDevice(int ordinal, std::shared_ptr<Device> &out);
+/// CUDA device `ordinal`'s name, architecture (Device::architecture) and
+/// multiprocessors, without creating a context on it.
+Status cudaDeviceProperties(int ordinal, std::string &name,
+                            std::string &architecture, int &multiprocessors);
 
 /// How to pick a Vulkan physical device.
 struct VulkanSelector {

@@ -3,6 +3,7 @@
 #include "device.h"
 
 #include <cctype>
+#include <cstdio>
 #include <cstring>
 
 namespace onnx_tosa::rt {
@@ -136,7 +137,7 @@ ot_status ot_device_open(const char *name, ot_device **out_device) {
     *out_device = nullptr;
     std::shared_ptr<Device> impl;
     OT_RETURN_IF_ERROR(openDevice(name ? name : "", impl));
-    *out_device = new ot_device{std::move(impl)};
+    *out_device = new ot_device{std::move(impl), {}};
     return okStatus();
   });
 }
@@ -155,6 +156,33 @@ ot_backend ot_device_backend(const ot_device *device) {
   return device && device->impl->target() == onnx_tosa::Target::Cuda
              ? OT_BACKEND_CUDA
              : OT_BACKEND_VULKAN;
+}
+
+const char *ot_device_architecture(const ot_device *device) {
+  if (!device)
+    return "";
+  // Kept with the handle: the C API returns a pointer that must outlive the
+  // call.
+  if (device->architecture.empty())
+    device->architecture = device->impl->architecture();
+  return device->architecture.c_str();
+}
+
+ot_status ot_cuda_device_query(int ordinal, ot_cuda_device_info *out_info) {
+  return guardedCall([&]() -> Status {
+    if (!out_info)
+      return invalidArgument("ot_cuda_device_query: out_info is NULL");
+    std::memset(out_info, 0, sizeof(*out_info));
+    std::string name, architecture;
+    int multiprocessors = 0;
+    OT_RETURN_IF_ERROR(
+        cudaDeviceProperties(ordinal, name, architecture, multiprocessors));
+    std::snprintf(out_info->name, sizeof(out_info->name), "%s", name.c_str());
+    std::snprintf(out_info->architecture, sizeof(out_info->architecture), "%s",
+                  architecture.c_str());
+    out_info->multiprocessors = multiprocessors;
+    return okStatus();
+  });
 }
 
 } // extern "C"

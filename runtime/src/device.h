@@ -9,6 +9,8 @@
 
 struct ot_device {
   std::shared_ptr<onnx_tosa::rt::Device> impl;
+  /// ot_device_architecture's answer, once asked.
+  mutable std::string architecture;
 };
 
 namespace onnx_tosa::rt {

@@ -161,6 +161,16 @@ Status ot_session::validate(const Artifact &a) {
         (a.target == Target::Cuda ? "CUDA" : "Vulkan") + " but device " +
         device->id() + " (" + device->name() + ") is a " +
         (want == Target::Cuda ? "CUDA" : "Vulkan") + " device");
+  if (want == Target::Cuda) {
+    // A cubin starts with ELF's magic number; PTX is text.
+    bool cubin = !a.modules.empty() && a.modules[0].binary.size() >= 4 &&
+                 std::memcmp(a.modules[0].binary.data(), "\x7f" "ELF", 4) == 0;
+    std::string why =
+        cudaCodeMismatch(a.provenance.chip, cubin, device->architecture());
+    if (!why.empty())
+      return failedPrecondition("device " + device->id() + " (" +
+                                device->name() + "): " + why);
+  }
   size_t nbuf = a.buffers.size();
   for (size_t i = 0; i < nbuf; ++i) {
     const Buffer &b = a.buffers[i];

@@ -1,5 +1,6 @@
 //===- NvptxTarget.cpp - gpu kernels to PTX -------------------------------===//
 #include "nvptx/NvptxTarget.h"
+#include "TargetInfo.h"
 #include "artifact/ArtifactExport.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -67,10 +68,7 @@ struct SubgroupReduceToShufflesPass
 /// allows (left to itself ptxas gave the 128x128 kernel 178, one block per
 /// multiprocessor; a hand-written kernel of the same design needs 128).
 constexpr int64_t kWarpgroupKernelRegisters = 128;
-constexpr int64_t kRegistersPerSm = 64 * 1024;
-/// Workgroup memory of a multiprocessor on sm_90, and what the system
-/// keeps of it per block.
-constexpr int64_t kSharedBytesPerSm = 228 * 1024;
+/// Workgroup memory the system keeps of a multiprocessor's per block.
 constexpr int64_t kReservedSharedBytesPerBlock = 1024;
 
 /// Before the NVVM lowering: kernels with warpgroup MMA get nvvm.minctasm,
@@ -89,7 +87,8 @@ struct BudgetWarpgroupKernelsPass
     return "Cap the registers of kernels with warpgroup MMA";
   }
   void runOnOperation() override {
-    getOperation().walk([](gpu::GPUFuncOp func) {
+    TargetInfo target = targetOf(getOperation());
+    getOperation().walk([&](gpu::GPUFuncOp func) {
       std::optional<ArrayRef<int32_t>> block = func.getKnownBlockSize();
       bool warpgroup = func.walk([](NVVM::WgmmaMmaAsyncOp) {
                              return WalkResult::interrupt();
@@ -100,14 +99,15 @@ struct BudgetWarpgroupKernelsPass
       int64_t threads = 1;
       for (int32_t d : *block)
         threads *= d;
-      int64_t blocks = kRegistersPerSm / (kWarpgroupKernelRegisters * threads);
+      int64_t blocks = target.registersPerMultiprocessor /
+                       (kWarpgroupKernelRegisters * threads);
       func.walk([&](memref::ViewOp view) {
         if (!view.getSource().getDefiningOp<gpu::DynamicSharedMemoryOp>() ||
             !view.getType().hasStaticShape())
           return;
         int64_t bytes = view.getType().getNumElements() *
                         view.getType().getElementTypeBitWidth() / 8;
-        blocks = std::min(blocks, kSharedBytesPerSm /
+        blocks = std::min(blocks, target.sharedBytesPerMultiprocessor /
                                       (bytes + kReservedSharedBytesPerBlock));
       });
       func->setAttr(

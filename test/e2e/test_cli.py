@@ -82,3 +82,67 @@ def test_content_hash_follows_the_program(compile_tool, run_tool, model_dir,
         hashes[name] = S.content_hash(run_tool, out)
     assert hashes["default"] == hashes["explicit"]
     assert hashes["default"] != hashes["narrower"]
+
+
+def test_targets_of_the_table(compile_tool, model_dir, tmp_path):
+    """--list-targets prints the table of docs/targets.md; each CUDA chip's
+    PTX names the chip and the PTX ISA version it needs; targets and chips
+    the table lacks are refused naming the ones it has."""
+    proc = S.call([compile_tool, "--list-targets"])
+    assert proc.returncode == 0, S.describe(proc)
+    for name in ("cuda:sm_75", "cuda:sm_80", "cuda:sm_90a", "cuda:sm_100",
+                 "cuda:sm_120", "vulkan"):
+        assert f"| {name} |" in proc.stdout, proc.stdout
+    model = model_dir / "mlp.onnx"
+    out = tmp_path / "mlp.ptx"
+    for chip, version in (("sm_80", "8.0"), ("sm_86", "8.0"),
+                          ("sm_100", "8.6"), ("sm_120", "8.7"),
+                          # an architecture-specific variant the table
+                          # lacks: its portable row
+                          ("sm_120a", "8.7")):
+        proc = S.call([compile_tool, model, f"--target=cuda:{chip}",
+                       "--emit=ptx", "-o", out])
+        assert proc.returncode == 0, S.describe(proc)
+        text = out.read_text()
+        want = chip.rstrip("a")
+        assert re.search(rf"^\.target {want}\b", text, re.M), text[:400]
+        assert f".version {version}" in text, text[:400]
+    for flags, pattern in (
+            (["--target=rocm"], r"unknown target 'rocm' \(known: auto, "
+                                r"cuda, cuda:sm_75, cuda:sm_80"),
+            (["--target=cuda:sm_7x"], r"unknown CUDA chip 'sm_7x'"),
+            (["--target=cuda:sm_110"], r"no row for CUDA chip 'sm_110'"),
+            (["--target=vulkan", "--chip=sm_80"],
+             r"--chip=sm_80 with --target=vulkan"),
+            (["--target=cuda:sm_75", "--precision=tf32"],
+             r"--precision=tf32 needs sm_80 or later")):
+        proc = S.call([compile_tool, model, *flags, "-o",
+                       tmp_path / "m.otsa"])
+        assert_clean_error(proc, S.COMPILE)
+        assert_mentions(proc, pattern, " ".join(flags))
+
+
+def test_block_size_is_checked(compile_tool, run_tool, model_dir, tmp_path):
+    """--block-size=0 crashed with SIGFPE; sizes the kernels cannot have are
+    refused with the range."""
+    for size in (0, 33, 2048):
+        proc = S.compile_model(compile_tool, model_dir / "mlp.onnx",
+                               tmp_path / "m.otsa", f"--block-size={size}")
+        assert_clean_error(proc, S.COMPILE)
+        assert_mentions(proc, r"--block-size must be a multiple of 32 from "
+                              r"32 to 1024", f"block size {size}")
+    # The ends of the range compute what onnxruntime does.
+    import numpy as np
+    import onnx
+    model = model_dir / "mlp.onnx"
+    feeds = S.make_models.make_inputs(onnx.load(model),
+                                      S.make_models.name_seed("mlp"))
+    want = S.onnxruntime_outputs(model, feeds)["y"]
+    for size in (32, 1024):
+        work = tmp_path / f"bs{size}"
+        work.mkdir()
+        _, _, got = S.compile_and_run(compile_tool, run_tool, model, feeds,
+                                      work, f"--block-size={size}",
+                                      outputs=["y"])
+        np.testing.assert_allclose(got["y"], want, rtol=S.RTOL, atol=S.ATOL,
+                                   err_msg=f"--block-size={size}")

@@ -55,3 +55,13 @@ def test_documented_command_runs(language, code, example, tmp_path):
     assert proc.returncode == 0, (
         f"documented {language} block failed:\n{code}\n"
         f"stdout:\n{proc.stdout[-2000:]}\nstderr:\n{proc.stderr[-2000:]}")
+
+
+def test_targets_table_is_the_compilers(compile_tool):
+    """docs/targets.md shows the table --list-targets prints, verbatim."""
+    proc = S.call([compile_tool, "--list-targets"])
+    assert proc.returncode == 0, S.describe(proc)
+    doc = (S.REPO / "docs" / "targets.md").read_text()
+    assert proc.stdout.strip() in doc, (
+        "docs/targets.md's table differs from onnx-tosa-compile "
+        "--list-targets; paste its output into the doc")

@@ -1,4 +1,4 @@
-"""Attention as one kernel (warpgroup MMA, fp16, the default --chip=sm_90a):
+"""Attention as one kernel (warpgroup MMA, fp16, --target=cuda:sm_90a):
 Q K^T, the softmax after it (with a scale and an additive mask, or
 without either) and P V computed by one kernel whose scores and
 probabilities never leave the chip; heads of 64 and 128, 64 to 256 keys,
@@ -91,7 +91,8 @@ def model(request, tmp_path_factory):
 
 
 def ptx_of(compile_tool, model, path, *flags):
-    proc = S.call([compile_tool, model, "--target=cuda", "--precision=fp16",
+    proc = S.call([compile_tool, model, "--target=cuda:sm_90a",
+                   "--precision=fp16",
                    "--emit=ptx", "-o", path, *flags])
     assert proc.returncode == 0, f"compiling failed{S.describe(proc)}"
     return path.read_text()

@@ -1,5 +1,5 @@
-"""fp16 GEMMs on Hopper's warpgroup MMA (wgmma.mma_async, the default
---chip=sm_90a): matmuls and convolutions, with
+"""fp16 GEMMs on Hopper's warpgroup MMA (wgmma.mma_async, on
+--target=cuda:sm_90a): matmuls and convolutions, with
 each of the rule's tilings (128x128, 64x128, 64x64), cut row, column and
 K tiles, a split K, batches, an epilogue (staged through workgroup memory,
 8 columns per thread), and C starting from a convolution's bias; and every
@@ -80,7 +80,8 @@ def model(request, tmp_path_factory):
 
 def test_ptx_uses_warpgroup_mma(compile_tool, model, tmp_path):
     ptx = tmp_path / "model.ptx"
-    proc = S.call([compile_tool, model, "--target=cuda", "--precision=fp16",
+    proc = S.call([compile_tool, model, "--target=cuda:sm_90a",
+                   "--precision=fp16",
                    "--emit=ptx", "-o", ptx])
     assert proc.returncode == 0, f"compiling failed{S.describe(proc)}"
     text = ptx.read_text()
@@ -90,9 +91,10 @@ def test_ptx_uses_warpgroup_mma(compile_tool, model, tmp_path):
     # Dynamic shared memory, declared as PTX's external array.
     assert re.search(r"\.extern \.shared .*\[\];", text)
     # And the WMMA kernel without it, or for sm_90 (no warpgroup MMA there).
-    for flags in (["--warpgroup-mma=false"], ["--chip=sm_90"]):
-        proc = S.call([compile_tool, model, "--target=cuda",
-                       "--precision=fp16", "--emit=ptx", "-o", ptx, *flags])
+    for flags in (["--target=cuda:sm_90a", "--warpgroup-mma=false"],
+                  ["--target=cuda:sm_90"]):
+        proc = S.call([compile_tool, model, "--precision=fp16",
+                       "--emit=ptx", "-o", ptx, *flags])
         assert proc.returncode == 0, f"compiling failed{S.describe(proc)}"
         text = ptx.read_text()
         assert "wgmma" not in text and "wmma.mma.sync" in text, flags
@@ -104,7 +106,8 @@ def test_transposed_b_read_k_major(compile_tool, tmp_path_factory, tmp_path):
     model = saved_model(tmp_path_factory, "wg_transposed_b",
                         MODELS["wg_transposed_b"][0])
     ptx = tmp_path / "model.ptx"
-    proc = S.call([compile_tool, model, "--target=cuda", "--precision=fp16",
+    proc = S.call([compile_tool, model, "--target=cuda:sm_90a",
+                   "--precision=fp16",
                    "--emit=ptx", "-o", ptx])
     assert proc.returncode == 0, f"compiling failed{S.describe(proc)}"
     # scale-d, imm-scale-a, imm-scale-b, imm-trans-a, imm-trans-b.
@@ -142,7 +145,7 @@ def forced_model(request, tmp_path_factory):
 @pytest.mark.parametrize("tiling", FORCED)
 def test_forced_tiling_ptx(compile_tool, forced_model, tmp_path, tiling):
     ptx = tmp_path / "model.ptx"
-    proc = S.call([compile_tool, forced_model, "--target=cuda",
+    proc = S.call([compile_tool, forced_model, "--target=cuda:sm_90a",
                    "--precision=fp16", "--emit=ptx", "-o", ptx,
                    f"--gemm-tiling={tiling}"])
     assert proc.returncode == 0, f"compiling failed{S.describe(proc)}"

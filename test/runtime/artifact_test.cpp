@@ -327,3 +327,29 @@ TEST(Artifact, MissingFileNamesThePath) {
   EXPECT_NE(error.find("/nonexistent/dir/model.otsa"), std::string::npos)
       << error;
 }
+
+// NVIDIA's compatibility rules (CUDA C++ Programming Guide, "Binary
+// Compatibility" and "PTX Compatibility"): a cubin runs on its major
+// version at an equal or later minor one, PTX on any later GPU, and
+// architecture-specific code (sm_90a) on that version only.
+TEST(Artifact, CudaCodeRunsWhereNvidiaSaysItDoes) {
+  // Runs.
+  EXPECT_EQ(cudaCodeMismatch("sm_90a", true, "sm_90a"), "");
+  EXPECT_EQ(cudaCodeMismatch("sm_80", true, "sm_86"), "");
+  EXPECT_EQ(cudaCodeMismatch("sm_80", false, "sm_90a"), "");
+  EXPECT_EQ(cudaCodeMismatch("sm_90", false, "sm_120a"), "");
+  // Not recorded (an older artifact): left to the driver.
+  EXPECT_EQ(cudaCodeMismatch("", true, "sm_80"), "");
+  // Does not run, and says what to do instead.
+  std::string newer = cudaCodeMismatch("sm_90a", true, "sm_80");
+  EXPECT_NE(newer.find("this GPU is sm_80"), std::string::npos) << newer;
+  EXPECT_NE(newer.find("--target=cuda:sm_80"), std::string::npos) << newer;
+  std::string specific = cudaCodeMismatch("sm_90a", false, "sm_100a");
+  EXPECT_NE(specific.find("architecture-specific"), std::string::npos)
+      << specific;
+  std::string major = cudaCodeMismatch("sm_80", true, "sm_90a");
+  EXPECT_NE(major.find("same major version"), std::string::npos) << major;
+  EXPECT_NE(major.find("--cuda-format=ptx"), std::string::npos) << major;
+  EXPECT_NE(cudaCodeMismatch("sm_86", true, "sm_80"), "");
+  EXPECT_NE(cudaCodeMismatch("sm_86", false, "sm_80"), "");
+}

@@ -11,12 +11,14 @@
 #include "conversion/onnx-to-tosa/OnnxToTosa.h"
 #include "frontend/onnx-import/Importer.h"
 #include "pipelines/tosa-to-gpu/TosaToGpu.h"
+#include "targets/TargetInfo.h"
 #include "targets/artifact/ArtifactExport.h"
 #include "targets/nvptx/NvptxTarget.h"
 #include "targets/spirv/SpirvTarget.h"
 #include "tools/Registration.h"
 
 #include "onnx_tosa/npy.h"
+#include "onnx_tosa/runtime.h"
 #include "onnx_tosa/version.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -63,12 +65,20 @@ cl::opt<std::string> outputPath("o",
                                          "MODEL.TARGET.otsa in the current "
                                          "directory, stages to stdout)"),
                                 cl::value_desc("path"), cl::cat(category));
-cl::opt<onnx_tosa::Target> target(
-    "target", cl::desc("Device code to generate"),
-    cl::values(clEnumValN(onnx_tosa::Target::Cuda, "cuda", "PTX for CUDA"),
-               clEnumValN(onnx_tosa::Target::Vulkan, "vulkan",
-                          "SPIR-V for Vulkan")),
-    cl::init(onnx_tosa::Target::Vulkan), cl::cat(category));
+cl::opt<std::string> targetSpec(
+    "target",
+    cl::desc("Device code to generate: auto (the default: this machine's "
+             "CUDA GPU if it has one, else vulkan), cuda (this machine's CUDA "
+             "GPU, else cuda:sm_90a), cuda:CHIP (e.g. cuda:sm_80), or vulkan; "
+             "--list-targets shows the table"),
+    cl::value_desc("auto|cuda[:CHIP]|vulkan"), cl::init("auto"),
+    cl::cat(category));
+/// The target the options name (resolveTarget).
+onnx_tosa::TargetInfo target;
+cl::opt<bool> listTargets("list-targets",
+                          cl::desc("Print the targets the compiler knows "
+                                   "(docs/targets.md) and exit"),
+                          cl::cat(category));
 cl::opt<Emit> emit(
     "emit", cl::desc("Print the module after this stage and stop"),
     cl::values(clEnumValN(Emit::Onnx, "onnx", "imported onnx dialect"),
@@ -128,10 +138,10 @@ cl::opt<Precision> precision(
     cl::init(Precision::Fp32), cl::cat(category));
 cl::opt<std::string> chip(
     "chip",
-    cl::desc("CUDA architecture. The default, sm_90a, is Hopper's (H100, "
-             "H200) with its warpgroup MMA; sm_90 leaves that out, for PTX "
-             "that later GPUs can compile too"),
-    cl::init("sm_90a"), cl::cat(category));
+    cl::desc("The CUDA chip: --chip=sm_80 is --target=cuda:sm_80 (sm_90a is "
+             "Hopper's, with its warpgroup MMA; sm_90 leaves that out, for "
+             "PTX that later GPUs can compile too)"),
+    cl::value_desc("sm_XY"), cl::cat(category));
 cl::opt<bool> gridDependencyControl(
     "wait-for-previous",
     cl::desc("Tuning experiments: on sm_90 and later, kernels wait for the "
@@ -147,7 +157,7 @@ cl::opt<bool> launchDependents(
     cl::init(false), cl::Hidden, cl::cat(category));
 cl::opt<bool> warpgroupMma(
     "warpgroup-mma",
-    cl::desc("With --chip=sm_90a: f16 matmuls (not GEMVs) and convolutions "
+    cl::desc("On cuda:sm_90a: f16 matmuls (not GEMVs) and convolutions "
              "whose tiles fill the GPU use warpgroup MMA (wgmma) instead of "
              "WMMA"),
     cl::init(true), cl::cat(category));
@@ -179,9 +189,12 @@ cl::opt<CudaFormat> cudaFormat(
                clEnumValN(CudaFormat::Cubin, "cubin",
                           "machine code from ptxas")),
     cl::init(CudaFormat::Auto), cl::cat(category));
-cl::opt<unsigned> blockSize("block-size",
-                            cl::desc("Threads per block / workgroup"),
-                            cl::init(256), cl::cat(category));
+cl::opt<unsigned> blockSize(
+    "block-size",
+    cl::desc("Threads per block / workgroup of the elementwise and "
+             "reduction kernels: a multiple of 32 up to the target's most "
+             "(default: 256)"),
+    cl::init(256), cl::cat(category));
 cl::opt<int> maxKernelBuffers(
     "max-kernel-buffers",
     cl::desc("Buffers one kernel may bind, as the device's limit on storage "
@@ -371,8 +384,7 @@ onnx_tosa::Provenance provenance(int argc, char **argv) {
   onnx_tosa::Provenance p;
   p.producer = std::string(onnx_tosa::projectVersionString()) +
                ", LLVM/MLIR " LLVM_VERSION_STRING;
-  if (target == onnx_tosa::Target::Cuda)
-    p.chip = chip;
+  p.chip = target.chip;
   for (int i = 1; i < argc; ++i) {
     StringRef arg = argv[i];
     if (arg == "-o" || arg == "--o") {
@@ -455,6 +467,69 @@ int printOptions() {
   return 0;
 }
 
+onnx_tosa::Target api() {
+  return target.isCuda() ? onnx_tosa::Target::Cuda : onnx_tosa::Target::Vulkan;
+}
+
+/// This machine's first CUDA GPU's row of the table (with its multiprocessor
+/// count), if it has one that the runtime can see.
+std::optional<onnx_tosa::TargetInfo> cudaGpuHere() {
+  ot_cuda_device_info info;
+  ot_status status = ot_cuda_device_query(0, &info);
+  if (status) {
+    ot_status_free(status);
+    return std::nullopt;
+  }
+  std::string error;
+  std::optional<onnx_tosa::TargetInfo> t = onnx_tosa::targetForDevice(
+      info.architecture, info.multiprocessors, error);
+  if (!t)
+    llvm::errs() << kTool << ": warning: this machine's " << info.name << " ("
+                 << info.architecture << "): " << error << "\n";
+  return t;
+}
+
+/// Sets `target` from --target, --chip and --emit=ptx|spirv (which imply
+/// their target; an explicit other one is a contradiction, not something to
+/// override silently).
+int resolveTarget() {
+  std::string spec = targetSpec;
+  if (!chip.empty()) {
+    if (spec != "auto" && spec != "cuda")
+      return fail("--chip=" + chip + " with --target=" + spec +
+                  ": give one of them (--target=cuda:" + chip + ")");
+    spec = "cuda:" + chip;
+  }
+  if (emit == Emit::Ptx || emit == Emit::Spirv) {
+    bool ptx = emit == Emit::Ptx;
+    bool cudaSpec = StringRef(spec).starts_with("cuda");
+    if (spec != "auto" && cudaSpec != ptx)
+      return fail(std::string("--emit=") +
+                  (ptx ? "ptx needs --target=cuda"
+                       : "spirv needs --target=vulkan") +
+                  "; drop --target or emit the other target's code");
+    if (spec == "auto")
+      spec = ptx ? "cuda" : "vulkan";
+  }
+  std::string error;
+  std::optional<onnx_tosa::TargetInfo> found;
+  if (spec == "auto" || spec == "cuda")
+    found = cudaGpuHere();
+  if (!found && spec == "cuda")
+    spec = "cuda:" + onnx_tosa::kDefaultCudaChip.str();
+  if (!found && spec == "auto")
+    spec = onnx_tosa::kDefaultTarget.str();
+  if (!found)
+    found = onnx_tosa::lookupTarget(spec, error);
+  if (!found)
+    return fail("--target: " + error);
+  target = *found;
+  if (verbose)
+    llvm::errs() << kTool << ": target " << target.name << " ("
+                 << target.multiprocessors << " multiprocessors)\n";
+  return 0;
+}
+
 int runPasses(ModuleOp module, Diagnostics &diags, Progress &progress,
               StringRef stage,
               const std::function<void(OpPassManager &)> &build) {
@@ -480,35 +555,42 @@ int main(int argc, char **argv) {
   // Answered before parsing, which requires a model.
   if (llvm::is_contained(llvm::ArrayRef(argv, argc), StringRef("--list-options")))
     return printOptions();
+  if (llvm::is_contained(llvm::ArrayRef(argv, argc),
+                         StringRef("--list-targets"))) {
+    llvm::outs() << onnx_tosa::describeTargets();
+    return 0;
+  }
   cl::ParseCommandLineOptions(
       argc, argv,
       "onnx-tosa-compile: compile an ONNX model to GPU kernels\n\n"
       "Writes an artifact for onnx-tosa-run, or prints one stage with "
       "--emit.\n");
-  // --emit=ptx and --emit=spirv imply their target; an explicit other one
-  // is a contradiction, not something to override silently.
-  if (emit == Emit::Ptx || emit == Emit::Spirv) {
-    onnx_tosa::Target implied = emit == Emit::Ptx ? onnx_tosa::Target::Cuda
-                                                  : onnx_tosa::Target::Vulkan;
-    if (target.getNumOccurrences() && target != implied)
-      return fail(std::string("--emit=") +
-                  (emit == Emit::Ptx ? "ptx needs --target=cuda"
-                                     : "spirv needs --target=vulkan") +
-                  "; drop --target or emit the other target's code");
-    target = implied;
-  }
+  if (int rc = resolveTarget())
+    return rc;
   // SPIR-V for Vulkan has no bfloat16 here (see targets/spirv): say so
   // before the work rather than at code generation.
-  if (precision == Precision::Bf16 && target == onnx_tosa::Target::Vulkan &&
+  if (precision == Precision::Bf16 && !target.isCuda() &&
       (emit == Emit::Spirv || emit == Emit::Artifact))
     return fail("--precision=bf16 is not supported on --target=vulkan "
                 "(SPIR-V has no bfloat16 here); use --target=cuda, or "
                 "--precision=fp16");
-  if (precision == Precision::Tf32 && target == onnx_tosa::Target::Vulkan &&
+  if ((precision == Precision::Tf32 || precision == Precision::Bf16) &&
+      target.isCuda() && !target.wmmaTf32Bf16)
+    return fail("--precision=" +
+                std::string(precision == Precision::Tf32 ? "tf32" : "bf16") +
+                " needs sm_80 or later; " + target.name +
+                " has f16 tensor cores only: use --precision=fp16");
+  if (precision == Precision::Tf32 && !target.isCuda() &&
       (emit == Emit::Spirv || emit == Emit::Artifact))
     return fail("--precision=tf32 is not supported on --target=vulkan "
                 "(tf32 is an NVIDIA tensor-core format); use --target=cuda, "
                 "or --precision=fp32");
+  if (blockSize < 32 || blockSize % 32 != 0 ||
+      blockSize > target.maxThreadsPerBlock)
+    return fail("--block-size must be a multiple of 32 from 32 to " +
+                llvm::Twine(target.maxThreadsPerBlock) + " (" + target.name +
+                "'s most threads per block), got " +
+                llvm::Twine(blockSize.getValue()));
   if (vectorWidth == 0 || vectorWidth > 8 || !llvm::isPowerOf2_32(vectorWidth))
     return fail("--vector-width must be 1, 2, 4 or 8, got " +
                 llvm::Twine(vectorWidth.getValue()));
@@ -638,31 +720,29 @@ int main(int argc, char **argv) {
 
     onnx_tosa::GpuPipelineOptions gpuOptions;
     gpuOptions.blockSize = blockSize;
-    gpuOptions.tensorCores = tensorCores && target == onnx_tosa::Target::Cuda;
+    gpuOptions.tensorCores = tensorCores && target.wmmaF16;
     gpuOptions.tf32 = precision == Precision::Tf32;
     gpuOptions.simtGemm = simtGemm;
     gpuOptions.gemmTiling = gemmTiling;
     gpuOptions.gemmStages = gemmStages;
     gpuOptions.gemmPrefetch = gemmPrefetch;
-    gpuOptions.warpgroupMma =
-        warpgroupMma && target == onnx_tosa::Target::Cuda && chip == "sm_90a";
+    gpuOptions.warpgroupMma = warpgroupMma && target.warpgroupMma;
     gpuOptions.fusedAttention = fusedAttention;
     using onnx_tosa::AsyncCopies;
     gpuOptions.gemmAsyncCopies =
-        target != onnx_tosa::Target::Cuda ? AsyncCopies::None
+        !target.asyncCopy ? AsyncCopies::None
         : gemmAsyncCopies == AsyncCopiesFlag::None ? AsyncCopies::None
         : gemmAsyncCopies == AsyncCopiesFlag::All  ? AsyncCopies::All
                                                    : AsyncCopies::Matmuls;
-    gpuOptions.spirvGemmTilings =
-        vulkanGemmTilings && target == onnx_tosa::Target::Vulkan;
+    gpuOptions.spirvGemmTilings = vulkanGemmTilings && !target.isCuda();
     gpuOptions.vectorWidth = vectorWidth;
     gpuOptions.subgroupReduce = subgroupReduce;
-    // A CUDA warp is 32 lanes; a Vulkan device picks its subgroup size.
-    gpuOptions.subgroupSize = target == onnx_tosa::Target::Cuda ? 32 : 0;
-    gpuOptions.maxKernelBuffers =
-        maxKernelBuffers >= 0 ? maxKernelBuffers
-        : target == onnx_tosa::Target::Vulkan ? 32
-                                              : 0;
+    gpuOptions.subgroupSize = target.subgroupSize;
+    gpuOptions.maxKernelBuffers = maxKernelBuffers >= 0 ? maxKernelBuffers
+                                  : target.isCuda()     ? 0
+                                                        : 32;
+    // What the kernel-shape rules read, and every later stage shows.
+    onnx_tosa::setTarget(*module, target);
     if (int rc = runPasses(*module, diags, progress, "lowering",
                            [&](OpPassManager &pm) {
                              onnx_tosa::buildTosaToLinalgPipeline(pm,
@@ -681,9 +761,10 @@ int main(int argc, char **argv) {
       return emitted = true, writeText(print);
 
     std::map<std::string, std::vector<uint8_t>> kernels;
-    if (target == onnx_tosa::Target::Cuda) {
+    if (target.isCuda()) {
       onnx_tosa::NvptxOptions nv;
-      nv.chip = chip;
+      nv.chip = target.chip;
+      nv.features = target.ptxFeatures();
       nv.gridDependencyControl = gridDependencyControl;
       nv.launchDependents = launchDependents;
       nv.libdevice = onnx_tosa::findLibdevice(cudaPath);
@@ -744,7 +825,7 @@ int main(int argc, char **argv) {
       artifact.modelName = name.str();
     else
       artifact.modelName = llvm::sys::path::stem(inputPath).str();
-    if (failed(onnx_tosa::exportArtifact(*module, target, kernels, artifact)))
+    if (failed(onnx_tosa::exportArtifact(*module, api(), kernels, artifact)))
       return diags.report("artifact") | 1;
     // The artifact refuses any other value for a frozen input.
     for (const auto &kv : importOptions.frozenInputs) {
@@ -791,7 +872,7 @@ int main(int argc, char **argv) {
   std::string out = outputPath;
   if (out.empty())
     out = llvm::sys::path::stem(inputPath).str() +
-          (target == onnx_tosa::Target::Cuda ? ".cuda" : ".vulkan") + ".otsa";
+          (target.isCuda() ? ".cuda" : ".vulkan") + ".otsa";
   std::string error;
   if (!onnx_tosa::writeArtifact(artifact, out, error))
     return fail(error);
@@ -801,7 +882,7 @@ int main(int argc, char **argv) {
     constBytes += b.data.size();
   size_t launches = artifact.launches.size();
   llvm::outs() << kTool << ": wrote " << out << " ("
-               << (target == onnx_tosa::Target::Cuda ? "cuda" : "vulkan")
+               << target.name
                << ", " << launches << " kernel launch"
                << (launches == 1 ? "" : "es") << ", "
                << (artifact.variants.empty()

@@ -163,6 +163,15 @@ bool readArtifactTarget(const std::string &path, Target &target,
 /// two compilers, or two command lines, that produce the same program.
 uint64_t contentHash(const Artifact &a);
 
+/// Why CUDA code for `chip` ("sm_90a"), as a cubin (else PTX), cannot run
+/// on a GPU of `architecture` (as the runtime reports it: "sm_86", "sm_90a"
+/// for 9.0 and later); "" if it can. A cubin runs on GPUs of its major
+/// version and a minor one at least its own, PTX on any GPU at least its
+/// chip (the driver compiles it), code for an architecture-specific chip
+/// (sm_90a) only on GPUs of exactly that version.
+std::string cudaCodeMismatch(const std::string &chip, bool cubin,
+                             const std::string &architecture);
+
 /// In-memory forms of the two calls above (same byte layout), for callers that
 /// embed an artifact or hold it in memory.
 std::vector<uint8_t> serializeArtifact(const Artifact &a);

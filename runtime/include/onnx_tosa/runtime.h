@@ -131,6 +131,22 @@ const char *ot_device_name(const ot_device *device);
 /* The canonical id, e.g. "cuda:0" or "vulkan:1". */
 const char *ot_device_id(const ot_device *device);
 ot_backend ot_device_backend(const ot_device *device);
+/* The most specific CUDA architecture the device runs, e.g. "sm_86", or
+ * "sm_90a" for compute capability 9.0 and later (with their
+ * architecture-specific instructions); "" for a Vulkan device. What
+ * onnx-tosa-compile --target=cuda:<it> compiles for. */
+const char *ot_device_architecture(const ot_device *device);
+
+/* CUDA device `ordinal`'s architecture (as ot_device_architecture) and
+ * multiprocessor count, without opening it (no context is created): what
+ * onnx-tosa-compile --target=auto asks. OT_STATUS_UNAVAILABLE without a
+ * CUDA driver or device. */
+typedef struct ot_cuda_device_info {
+  char name[256];
+  char architecture[16];
+  int multiprocessors;
+} ot_cuda_device_info;
+ot_status ot_cuda_device_query(int ordinal, ot_cuda_device_info *out_info);
 
 /*===----------------------------------------------------------------------===*
  * Sessions: one loaded model on one device

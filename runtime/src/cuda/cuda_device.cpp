@@ -136,15 +136,18 @@ bool disabledByEnv(const char *name) {
 class CudaDevice final : public Device {
 public:
   CudaDevice(const DriverApi &api, int ordinal, CUdevice dev, CUcontext ctx,
-             std::string name)
+             std::string name, std::string architecture, int multiprocessors)
       : api(api), dev(dev), ctx(ctx),
         deviceId("cuda:" + std::to_string(ordinal)),
-        deviceName(std::move(name)) {}
+        deviceName(std::move(name)), deviceArchitecture(std::move(architecture)),
+        deviceMultiprocessors(multiprocessors) {}
   ~CudaDevice() override { api.cuDevicePrimaryCtxRelease(dev); }
 
   Target target() const override { return Target::Cuda; }
   const std::string &id() const override { return deviceId; }
   const std::string &name() const override { return deviceName; }
+  std::string architecture() const override { return deviceArchitecture; }
+  int multiprocessors() const override { return deviceMultiprocessors; }
 
   Status allocate(uint64_t bytes, std::unique_ptr<DeviceBuffer> &out) override {
     OT_RETURN_IF_ERROR(makeCurrent());
@@ -232,6 +235,8 @@ private:
   CUcontext ctx;
   std::string deviceId;
   std::string deviceName;
+  std::string deviceArchitecture;
+  int deviceMultiprocessors;
 };
 
 Status CudaDevice::loadModule(const Module &module,
@@ -384,8 +389,8 @@ Status cudaDeviceCount(int &count) {
                            : driverError(*api, "cuDeviceGetCount", r);
 }
 
-Status openCudaDevice(int ordinal, std::shared_ptr<Device> &out) {
-  const DriverApi *api = nullptr;
+/// CUDA device `ordinal`, checked to exist.
+Status cudaDeviceAt(int ordinal, const DriverApi *&api, CUdevice &dev) {
   OT_RETURN_IF_ERROR(loadDriver(api));
   int count = 0;
   OT_RETURN_IF_ERROR(cudaDeviceCount(count));
@@ -395,20 +400,49 @@ Status openCudaDevice(int ordinal, std::shared_ptr<Device> &out) {
     return notFound("CUDA device " + std::to_string(ordinal) +
                     " does not exist (this machine has " +
                     std::to_string(count) + ", numbered from 0)");
-  CUdevice dev = 0;
   CUresult r = api->cuDeviceGet(&dev, ordinal);
-  if (r != CUDA_SUCCESS)
-    return driverError(*api, "cuDeviceGet", r);
-  char name[256] = {};
-  r = api->cuDeviceGetName(name, sizeof(name) - 1, dev);
+  return r == CUDA_SUCCESS ? okStatus() : driverError(*api, "cuDeviceGet", r);
+}
+
+Status cudaDeviceProperties(int ordinal, std::string &name,
+                            std::string &architecture, int &multiprocessors) {
+  const DriverApi *api = nullptr;
+  CUdevice dev = 0;
+  OT_RETURN_IF_ERROR(cudaDeviceAt(ordinal, api, dev));
+  char text[256] = {};
+  CUresult r = api->cuDeviceGetName(text, sizeof(text) - 1, dev);
   if (r != CUDA_SUCCESS)
     return driverError(*api, "cuDeviceGetName", r);
+  name = text;
+  int major = 0, minor = 0;
+  for (auto [attribute, value] :
+       {std::pair{kCuDeviceAttributeComputeCapabilityMajor, &major},
+        std::pair{kCuDeviceAttributeComputeCapabilityMinor, &minor},
+        std::pair{kCuDeviceAttributeMultiprocessorCount, &multiprocessors}})
+    if ((r = api->cuDeviceGetAttribute(value, attribute, dev)) != CUDA_SUCCESS)
+      return driverError(*api, "cuDeviceGetAttribute", r);
+  // From 9.0 on each architecture also has architecture-specific
+  // instructions (sm_90a's warpgroup MMA), which the device runs natively.
+  architecture = "sm_" + std::to_string(major * 10 + minor) +
+                 (major >= 9 ? "a" : "");
+  return okStatus();
+}
+
+Status openCudaDevice(int ordinal, std::shared_ptr<Device> &out) {
+  const DriverApi *api = nullptr;
+  CUdevice dev = 0;
+  OT_RETURN_IF_ERROR(cudaDeviceAt(ordinal, api, dev));
+  std::string name, architecture;
+  int multiprocessors = 0;
+  OT_RETURN_IF_ERROR(
+      cudaDeviceProperties(ordinal, name, architecture, multiprocessors));
   CUcontext ctx = nullptr;
-  r = api->cuDevicePrimaryCtxRetain(&ctx, dev);
+  CUresult r = api->cuDevicePrimaryCtxRetain(&ctx, dev);
   if (r != CUDA_SUCCESS)
     return driverError(*api, "cuDevicePrimaryCtxRetain", r)
         .withContext("opening cuda:" + std::to_string(ordinal));
-  out = std::make_shared<CudaDevice>(*api, ordinal, dev, ctx, name);
+  out = std::make_shared<CudaDevice>(*api, ordinal, dev, ctx, name,
+                                     architecture, multiprocessors);
   return okStatus();
 }
 

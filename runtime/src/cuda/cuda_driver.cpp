@@ -46,6 +46,7 @@ LoadResult load() {
   resolve(lib, "cuDeviceGetCount", a.cuDeviceGetCount, missing);
   resolve(lib, "cuDeviceGet", a.cuDeviceGet, missing);
   resolve(lib, "cuDeviceGetName", a.cuDeviceGetName, missing);
+  resolve(lib, "cuDeviceGetAttribute", a.cuDeviceGetAttribute, missing);
   resolve(lib, "cuDevicePrimaryCtxRetain", a.cuDevicePrimaryCtxRetain, missing);
   resolve(lib, "cuDevicePrimaryCtxRelease_v2", a.cuDevicePrimaryCtxRelease,
           missing);

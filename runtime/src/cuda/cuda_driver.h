@@ -67,6 +67,11 @@ struct CUlaunchConfig {
 /// with more than 48 KiB of dynamic shared memory only up to this.
 constexpr int kCuFuncAttributeMaxDynamicSharedBytes = 8;
 
+/// CUdevice_attribute values that we query.
+constexpr int kCuDeviceAttributeMultiprocessorCount = 16;
+constexpr int kCuDeviceAttributeComputeCapabilityMajor = 75;
+constexpr int kCuDeviceAttributeComputeCapabilityMinor = 76;
+
 enum CUjit_option : int {
   CU_JIT_INFO_LOG_BUFFER = 3,
   CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4,
@@ -81,6 +86,7 @@ struct DriverApi {
   CUresult (*cuDeviceGetCount)(int *count);
   CUresult (*cuDeviceGet)(CUdevice *dev, int ordinal);
   CUresult (*cuDeviceGetName)(char *name, int len, CUdevice dev);
+  CUresult (*cuDeviceGetAttribute)(int *value, int attribute, CUdevice dev);
   CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *ctx, CUdevice dev);
   CUresult (*cuDevicePrimaryCtxRelease)(CUdevice dev);
   CUresult (*cuCtxSetCurrent)(CUcontext ctx);

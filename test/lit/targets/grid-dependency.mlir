@@ -9,10 +9,10 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: onnx-tosa-opt %s --pass-pipeline='builtin.module(onnx-tosa-grid-dependency-control)' | FileCheck %s
 // RUN: onnx-tosa-opt %s --pass-pipeline='builtin.module(onnx-tosa-grid-dependency-control{trigger=true})' | FileCheck %s --check-prefix=TRIGGER
-// RUN: onnx-tosa-compile %S/Inputs/add-relu.mlir --target=cuda --emit=ptx | FileCheck %s --check-prefix=PTX
-// RUN: onnx-tosa-compile %S/Inputs/add-relu.mlir --target=cuda --cuda-format=ptx --dump-kernels=%t/ptx -o %t/m.otsa
+// RUN: onnx-tosa-compile %S/Inputs/add-relu.mlir --target=cuda:sm_90a --emit=ptx | FileCheck %s --check-prefix=PTX
+// RUN: onnx-tosa-compile %S/Inputs/add-relu.mlir --target=cuda:sm_90a --cuda-format=ptx --dump-kernels=%t/ptx -o %t/m.otsa
 // RUN: for f in %t/ptx/*.ptx; do ptxas -arch=sm_90a "$f" -o /dev/null || exit 1; done
-// RUN: onnx-tosa-compile %S/Inputs/add-relu.mlir --target=cuda --chip=sm_80 --emit=ptx | FileCheck %s --check-prefix=SM80
+// RUN: onnx-tosa-compile %S/Inputs/add-relu.mlir --target=cuda:sm_80 --emit=ptx | FileCheck %s --check-prefix=SM80
 
 // CHECK: gpu.func @kernel(%{{.*}}: memref<4xf32>) kernel
 // CHECK-NEXT: llvm.inline_asm has_side_effects "griddepcontrol.wait;", "~{memory}"

@@ -1,7 +1,7 @@
 // Device code checked by the toolchains' own validators.
 // REQUIRES: ptxas, spirv-val
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: onnx-tosa-compile %s --target=cuda --cuda-format=ptx --dump-kernels=%t/ptx -o %t/m.cuda.otsa
+// RUN: onnx-tosa-compile %s --target=cuda:sm_90a --cuda-format=ptx --dump-kernels=%t/ptx -o %t/m.cuda.otsa
 // RUN: for f in %t/ptx/*.ptx; do ptxas -arch=sm_90a "$f" -o /dev/null || exit 1; done
 // RUN: onnx-tosa-compile %s --target=vulkan --dump-kernels=%t/spv -o %t/m.vulkan.otsa
 // RUN: for f in %t/spv/*.spv; do spirv-val --target-env vulkan1.1 "$f" || exit 1; done
@@ -29,6 +29,6 @@ func.func @main(%x: tensor<1x8x8x4xf32>, %w: tensor<8x8xf32>) -> (tensor<1x8x8x4
 }
 
 // With ptxas available the default is a cubin: check it is machine code.
-// RUN: onnx-tosa-compile %s --target=cuda --dump-kernels=%t/cubin -o %t/m.cubin.otsa
+// RUN: onnx-tosa-compile %s --target=cuda:sm_90a --dump-kernels=%t/cubin -o %t/m.cubin.otsa
 // RUN: od -An -tx1 -N4 %t/cubin/main_kernel.cubin | FileCheck %s --check-prefix=CUBIN
 // CUBIN: 7f 45 4c 46

@@ -3,13 +3,13 @@
 // CUDA, SPIR-V group operations on Vulkan; the device code passes the
 // toolchains' own validators.
 // REQUIRES: ptxas, spirv-val
-// RUN: onnx-tosa-compile %s --target=cuda --emit=gpu | FileCheck %s --check-prefix=CUDA
+// RUN: onnx-tosa-compile %s --target=cuda:sm_90a --emit=gpu | FileCheck %s --check-prefix=CUDA
 // RUN: onnx-tosa-compile %s --target=vulkan --emit=gpu | FileCheck %s --check-prefix=VULKAN
 // RUN: onnx-tosa-compile %s --target=vulkan --subgroup-reduce=false --emit=gpu | FileCheck %s --check-prefix=TREE
-// RUN: onnx-tosa-compile %s --target=cuda --emit=ptx | FileCheck %s --check-prefix=PTX
+// RUN: onnx-tosa-compile %s --target=cuda:sm_90a --emit=ptx | FileCheck %s --check-prefix=PTX
 // RUN: onnx-tosa-compile %s --target=vulkan --emit=spirv | FileCheck %s --check-prefix=SPIRV
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: onnx-tosa-compile %s --target=cuda --cuda-format=ptx --dump-kernels=%t/ptx -o %t/m.cuda.otsa
+// RUN: onnx-tosa-compile %s --target=cuda:sm_90a --cuda-format=ptx --dump-kernels=%t/ptx -o %t/m.cuda.otsa
 // RUN: for f in %t/ptx/*.ptx; do ptxas -arch=sm_90a "$f" -o /dev/null || exit 1; done
 // RUN: onnx-tosa-compile %s --target=vulkan --dump-kernels=%t/spv -o %t/m.vulkan.otsa
 // RUN: for f in %t/spv/*.spv; do spirv-val --target-env vulkan1.1 "$f" || exit 1; done

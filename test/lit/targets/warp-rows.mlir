@@ -3,10 +3,10 @@
 // barrier. The maximum of f16 values goes through f32 (exact); the sum is
 // f32 already. The PTX passes ptxas.
 // REQUIRES: ptxas
-// RUN: onnx-tosa-compile %s --target=cuda --emit=gpu | FileCheck %s
+// RUN: onnx-tosa-compile %s --target=cuda:sm_90a --emit=gpu | FileCheck %s
 // RUN: onnx-tosa-compile %s --target=vulkan --emit=gpu | FileCheck %s --check-prefix=VULKAN
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: onnx-tosa-compile %s --target=cuda --cuda-format=ptx --dump-kernels=%t/ptx -o %t/m.cuda.otsa
+// RUN: onnx-tosa-compile %s --target=cuda:sm_90a --cuda-format=ptx --dump-kernels=%t/ptx -o %t/m.cuda.otsa
 // RUN: for f in %t/ptx/*.ptx; do ptxas -arch=sm_90a "$f" -o /dev/null || exit 1; done
 
 // CHECK: gpu.launch_func @main_kernel::@main_kernel blocks in (%c512, %c1, %c1) threads in (%c32, %c8, %c1)

@@ -2,7 +2,7 @@
 // each convolution's epilogue converts its own result to f16, so the second
 // reads the first's f16 output (it read the first's f32 accumulators, and
 // the first stored them, when both conversions went into the sum).
-// RUN: onnx-tosa-compile %s --target=cuda --emit=gpu | FileCheck %s
+// RUN: onnx-tosa-compile %s --target=cuda:sm_90a --emit=gpu | FileCheck %s
 // CHECK-LABEL: func.func @main
 // CHECK: gpu.launch_func @main_kernel::@main_kernel {{.*}} args(%arg0 : memref<4x16x16x64xf16>, %{{[^ ]*}} : memref<1x1x64x64xf16>, %[[BIAS:[^ ]*]] : memref<64xf16>, %[[FIRST:[^ ]*]] : memref<4x16x16x64xf16>)
 // CHECK: gpu.launch_func @main_kernel_0::@main_kernel {{.*}} args(%arg0 : memref<4x16x16x64xf16>, %{{[^ ]*}} : memref<1x1x64x64xf16>, %[[BIAS]] : memref<64xf16>, %[[FIRST]] : memref<4x16x16x64xf16>, %{{[^ ]*}} : memref<4x16x16x64xf16>)

@@ -2,7 +2,7 @@
 // untrained batch norms are): its broadcast is computed in each kernel that
 // reads it, not written once at the accumulators' size (f32) and read by
 // both.
-// RUN: onnx-tosa-compile %s --target=cuda --emit=gpu | FileCheck %s
+// RUN: onnx-tosa-compile %s --target=cuda:sm_90a --emit=gpu | FileCheck %s
 // CHECK-LABEL: func.func @main
 // CHECK-NOT: args(%{{[^ ]*}} : memref<64xf16>, %{{[^ ]*}} : memref<4x16x16x64xf32>)
 // CHECK: gpu.launch_func @main_kernel_0::@main_kernel {{.*}} %[[BIAS:[^ ]*]] : memref<64xf16>, %{{[^ ]*}} : memref<4x16x16x64xf16>)

@@ -6,7 +6,7 @@
 // threads for 3.2 M elements; now 32 x 7 x 2048 / 256 = 1792 blocks.
 // Coarsened contractions keep their outputs loop last.
 // RUN: onnx-tosa-opt %s -split-input-file --onnx-tosa-reductions-innermost | FileCheck %s
-// RUN: onnx-tosa-compile %S/Inputs/reduce-h-nhwc.mlir --target=cuda --emit=gpu | FileCheck %s --check-prefix=GPU
+// RUN: onnx-tosa-compile %S/Inputs/reduce-h-nhwc.mlir --target=cuda:sm_90a --emit=gpu | FileCheck %s --check-prefix=GPU
 
 // CHECK-DAG: #[[IN:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d3, d1, d2)>
 // CHECK-DAG: #[[OUT:.*]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>

@@ -1,5 +1,5 @@
 // Warpgroup MMA (onnx-tosa-tensor-core-kernels{warpgroup-mma}, the default
-// for f16 on --chip=sm_90a): a 4096x1152 GEMM has two blocks per
+// for f16 on --target=cuda:sm_90a, whose table row the modules name): a 4096x1152 GEMM has two blocks per
 // multiprocessor with 128x128 tiles, 256 threads (two warpgroups of 64
 // rows). The tiles live in 3 x 32 KiB + 1 KiB of dynamic workgroup memory
 // (the 1 KiB to move them to a multiple of 1024 bytes, which the 128-byte
@@ -14,11 +14,11 @@
 // RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels{warpgroup-mma=true}))' | FileCheck %s
 // RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels))' | FileCheck %s --check-prefix=WMMA
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: onnx-tosa-compile %S/Inputs/matmul-4096x1152x512.mlir --precision=fp16 --target=cuda --cuda-format=ptx --dump-kernels=%t/ptx -o %t/m.otsa
+// RUN: onnx-tosa-compile %S/Inputs/matmul-4096x1152x512.mlir --precision=fp16 --target=cuda:sm_90a --cuda-format=ptx --dump-kernels=%t/ptx -o %t/m.otsa
 // RUN: cat %t/ptx/*.ptx | FileCheck %s --check-prefix=PTX
 // RUN: for f in %t/ptx/*.ptx; do ptxas -arch=sm_90a "$f" -o /dev/null || exit 1; done
 // RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels{warpgroup-mma=true prefetch=1}))' | FileCheck %s --check-prefix=RUNNING
-// RUN: onnx-tosa-compile %S/Inputs/matmul-4096x1152x512.mlir --precision=fp16 --target=cuda --cuda-format=ptx --gemm-tiling=wg64x128 --dump-kernels=%t/ptx64 -o %t/m64.otsa
+// RUN: onnx-tosa-compile %S/Inputs/matmul-4096x1152x512.mlir --precision=fp16 --target=cuda:sm_90a --cuda-format=ptx --gemm-tiling=wg64x128 --dump-kernels=%t/ptx64 -o %t/m64.otsa
 // RUN: cat %t/ptx64/*.ptx | FileCheck %s --check-prefix=PTX64
 // RUN: for f in %t/ptx64/*.ptx; do ptxas -arch=sm_90a "$f" -o /dev/null || exit 1; done
 
@@ -76,12 +76,14 @@
 // multiprocessor, so the kernel may have 168 registers (ptxas spilled at
 // 128).
 // PTX64: .minnctapersm 3
+module attributes {onnx_tosa.target = "cuda:sm_90a"} {
 func.func @wgmma(%a: memref<4096x512xf16>, %b: memref<1x512x1152xf16>, %c: memref<1x4096x1152xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<1x4096x1152xf32>)
   %a3 = memref.expand_shape %a [[0, 1], [2]] output_shape [1, 4096, 512] : memref<4096x512xf16> into memref<1x4096x512xf16>
   linalg.batch_matmul {onnx_tosa.tensor_cores} ins(%a3, %b : memref<1x4096x512xf16>, memref<1x512x1152xf16>) outs(%c : memref<1x4096x1152xf32>)
   return
+}
 }
 
 // -----
@@ -104,6 +106,7 @@ func.func @wgmma(%a: memref<4096x512xf16>, %b: memref<1x512x1152xf16>, %c: memre
 // CHECK-COUNT-8: arith.truncf
 // CHECK: vector.store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] {alignment = 16 : i64} : memref<1x4096x1152xf16>, vector<8xf16>
 // CHECK-NOT: linalg.generic
+module attributes {onnx_tosa.target = "cuda:sm_90a"} {
 func.func @wgmma_epilogue(%a: memref<4096x512xf16>, %b: memref<1x512x1152xf16>, %bias: memref<1152xf32>, %out: memref<1x4096x1152xf16>) {
   %zero = arith.constant 0.0 : f32
   %c = memref.alloc() : memref<1x4096x1152xf32>
@@ -117,4 +120,5 @@ func.func @wgmma_epilogue(%a: memref<4096x512xf16>, %b: memref<1x512x1152xf16>, 
     linalg.yield %t : f16
   }
   return
+}
 }

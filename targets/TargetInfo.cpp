@@ -240,6 +240,11 @@ struct AttachTargetPass
       getOperation().emitError(error);
       return signalPassFailure();
     }
+    // The module's own description of the same target (a detected GPU's
+    // multiprocessor count, say) stays.
+    if (getOperation()->hasAttr(kTargetAttrName) &&
+        targetOf(getOperation()).name == t->name)
+      return;
     setTarget(getOperation(), *t);
   }
 };

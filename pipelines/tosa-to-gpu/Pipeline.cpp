@@ -360,11 +360,13 @@ void buildLinalgToGpuPipeline(OpPassManager &pm,
                       // result written in place onto itself folds away.
                       "canonicalize,cse,canonicalize");
   pm.addPass(createCopyToLinalgPass());
-  // Only acts on the ops onnx-tosa-select-tensor-core-ops marked.
-  pm.addNestedPass<func::FuncOp>(createTensorCoreKernelsPass(
+  // Only acts on the ops onnx-tosa-select-tensor-core-ops marked: chooses
+  // their kernels, then builds them.
+  pm.addNestedPass<func::FuncOp>(createKernelConfigPass(
       options.gemmTiling, options.gemmStages, options.gemmPrefetch,
       options.gemmAsyncCopies, options.warpgroupMma, options.spirvGemmTilings,
       options.fusedAttention));
+  pm.addNestedPass<func::FuncOp>(createTensorCoreKernelsPass());
   pm.addNestedPass<func::FuncOp>(
       createRowKernelsPass(options.subgroupReduce, options.subgroupSize));
   pm.addNestedPass<func::FuncOp>(createReductionsInnermostPass());
@@ -390,6 +392,121 @@ void buildLinalgToGpuPipeline(OpPassManager &pm,
   pm.addPass(std::make_unique<KernelNodesPass>());
 }
 
+GpuPipelineOptions resolvePipelineOptions(const TargetInfo &target,
+                                          const PipelineChoices &c) {
+  GpuPipelineOptions o;
+  o.blockSize = c.blockSize;
+  o.tensorCores = c.tensorCores && target.wmmaF16;
+  o.tf32 = c.tf32;
+  o.simtGemm = c.simtGemm;
+  o.gemmTiling = c.gemmTiling;
+  o.gemmStages = c.gemmStages;
+  o.gemmPrefetch = c.gemmPrefetch;
+  o.warpgroupMma = c.warpgroupMma && target.warpgroupMma;
+  o.fusedAttention = c.fusedAttention;
+  o.gemmAsyncCopies = !target.asyncCopy || c.gemmAsyncCopies == "none"
+                          ? AsyncCopies::None
+                      : c.gemmAsyncCopies == "all" ? AsyncCopies::All
+                                                   : AsyncCopies::Matmuls;
+  o.spirvGemmTilings = c.vulkanGemmTilings && !target.isCuda();
+  o.vectorWidth = c.vectorWidth;
+  o.subgroupReduce = c.subgroupReduce;
+  o.subgroupSize = target.subgroupSize;
+  o.maxKernelBuffers = c.maxKernelBuffers >= 0 ? c.maxKernelBuffers
+                       : target.isCuda()       ? 0
+                                               : 32;
+  return o;
+}
+
+namespace {
+
+/// The options of the registered pipelines: the compiler's, by the same
+/// names, with the same defaults (PipelineChoices).
+struct PipelineCLOptions : PassPipelineOptions<PipelineCLOptions> {
+  const PipelineChoices defaults;
+  Option<std::string> target{
+      *this, "target",
+      llvm::cl::desc("A target of the table (docs/targets.md); the module's "
+                     "own attribute is kept where it names the same one"),
+      llvm::cl::init(kDefaultTarget.str())};
+  Option<unsigned> blockSize{*this, "block-size",
+                             llvm::cl::desc("Threads per block / workgroup"),
+                             llvm::cl::init(defaults.blockSize)};
+  Option<bool> tensorCores{*this, "tensor-cores",
+                           llvm::cl::desc("f16 GEMMs on tensor cores (CUDA)"),
+                           llvm::cl::init(defaults.tensorCores)};
+  Option<bool> tf32{*this, "tf32",
+                    llvm::cl::desc("f32 GEMMs on tensor cores in tf32"),
+                    llvm::cl::init(defaults.tf32)};
+  Option<bool> simtGemm{*this, "simt-gemm",
+                        llvm::cl::desc("f32 GEMMs as tiled kernels on CUDA "
+                                       "(shader) cores"),
+                        llvm::cl::init(defaults.simtGemm)};
+  Option<unsigned> vectorWidth{
+      *this, "vector-width",
+      llvm::cl::desc("Consecutive elements per thread of elementwise kernels"),
+      llvm::cl::init(defaults.vectorWidth)};
+  Option<bool> subgroupReduce{
+      *this, "subgroup-reduce",
+      llvm::cl::desc("Row reductions combine in subgroups first"),
+      llvm::cl::init(defaults.subgroupReduce)};
+  Option<int> maxKernelBuffers{
+      *this, "max-kernel-buffers",
+      llvm::cl::desc("Buffers one kernel may bind (-1: the target's; 0: no "
+                     "limit)"),
+      llvm::cl::init(defaults.maxKernelBuffers)};
+  Option<std::string> gemmTiling{*this, "gemm-tiling",
+                                 llvm::cl::desc("Forced GEMM tiling"),
+                                 llvm::cl::init(defaults.gemmTiling)};
+  Option<unsigned> gemmStages{*this, "gemm-stages",
+                              llvm::cl::desc("Copies of the GEMM tiles"),
+                              llvm::cl::init(defaults.gemmStages)};
+  Option<unsigned> gemmPrefetch{*this, "gemm-prefetch",
+                                llvm::cl::desc("K steps loaded ahead"),
+                                llvm::cl::init(defaults.gemmPrefetch)};
+  Option<std::string> gemmAsyncCopies{
+      *this, "gemm-async-copies",
+      llvm::cl::desc("auto, none, matmuls or all"),
+      llvm::cl::init(defaults.gemmAsyncCopies)};
+  Option<bool> warpgroupMma{*this, "warpgroup-mma",
+                            llvm::cl::desc("Warpgroup MMA on sm_90a"),
+                            llvm::cl::init(defaults.warpgroupMma)};
+  Option<bool> fusedAttention{*this, "fused-attention",
+                              llvm::cl::desc("Attention as one kernel"),
+                              llvm::cl::init(defaults.fusedAttention)};
+  Option<bool> vulkanGemmTilings{
+      *this, "vulkan-gemm-tilings",
+      llvm::cl::desc("Vulkan's own GEMM tilings"),
+      llvm::cl::init(defaults.vulkanGemmTilings)};
+
+  GpuPipelineOptions resolve() const {
+    std::string error;
+    std::optional<TargetInfo> t = lookupTarget(target, error);
+    // An unknown target: onnx-tosa-attach-target, first in the pipeline,
+    // reports it.
+    if (!t)
+      t = lookupTarget(kDefaultTarget, error);
+    PipelineChoices c;
+    c.blockSize = blockSize;
+    c.tensorCores = tensorCores;
+    c.tf32 = tf32;
+    c.simtGemm = simtGemm;
+    c.vectorWidth = vectorWidth;
+    c.subgroupReduce = subgroupReduce;
+    c.maxKernelBuffers = maxKernelBuffers;
+    c.gemmTiling = gemmTiling;
+    c.gemmStages = gemmStages;
+    c.gemmPrefetch = gemmPrefetch;
+    c.gemmAsyncCopies = gemmAsyncCopies;
+    c.warpgroupMma = warpgroupMma;
+    c.fusedAttention = fusedAttention;
+    c.vulkanGemmTilings = vulkanGemmTilings;
+    return resolvePipelineOptions(*t, c);
+  }
+};
+
+} // namespace
+
 void registerTosaToGpuPasses() {
   PassRegistration<CopyToLinalgPass>();
   registerPass([] { return createDistributeLoopsPass(256); });
@@ -404,6 +521,7 @@ void registerTosaToGpuPasses() {
   registerPass(createCoarsenContractionsPass);
   registerPass(createUnrollSmallLoopsPass);
   registerPass([] { return createSelectTensorCoreOpsPass(); });
+  registerPass([] { return createKernelConfigPass(); });
   registerPass([] { return createTensorCoreKernelsPass(); });
   registerPass([] { return createRowKernelsPass(); });
   registerPass(createAlignWorkgroupMemoryPass);
@@ -412,21 +530,30 @@ void registerTosaToGpuPasses() {
   PassRegistration<PrivateInitsPass>();
   PassRegistration<KernelFpContractPass>();
   PassRegistration<KernelNodesPass>();
-  PassPipelineRegistration<>("onnx-tosa-tosa-to-linalg",
-                             "TOSA to fused linalg on tensors",
-                             [](OpPassManager &pm) {
-                               buildTosaToLinalgPipeline(pm, {});
-                             });
-  PassPipelineRegistration<>(
+  // The pipelines with the compiler's options and defaults: a stage that
+  // onnx-tosa-compile --emit printed, resumed with the same target and
+  // options, goes on as the compiler would (test/lit/targets/resume.mlir).
+  PassPipelineRegistration<PipelineCLOptions>(
+      "onnx-tosa-tosa-to-linalg", "TOSA to fused linalg on tensors",
+      [](OpPassManager &pm, const PipelineCLOptions &o) {
+        pm.addPass(createAttachTargetPass(o.target));
+        buildTosaToLinalgPipeline(pm, o.resolve());
+      });
+  PassPipelineRegistration<PipelineCLOptions>(
       "onnx-tosa-linalg-to-gpu",
       "linalg on tensors to outlined gpu kernels and a host function",
-      [](OpPassManager &pm) { buildLinalgToGpuPipeline(pm, {}); });
-  PassPipelineRegistration<>("onnx-tosa-tosa-to-gpu",
-                             "TOSA to outlined gpu kernels",
-                             [](OpPassManager &pm) {
-                               buildTosaToLinalgPipeline(pm, {});
-                               buildLinalgToGpuPipeline(pm, {});
-                             });
+      [](OpPassManager &pm, const PipelineCLOptions &o) {
+        pm.addPass(createAttachTargetPass(o.target));
+        buildLinalgToGpuPipeline(pm, o.resolve());
+      });
+  PassPipelineRegistration<PipelineCLOptions>(
+      "onnx-tosa-tosa-to-gpu", "TOSA to outlined gpu kernels",
+      [](OpPassManager &pm, const PipelineCLOptions &o) {
+        pm.addPass(createAttachTargetPass(o.target));
+        GpuPipelineOptions options = o.resolve();
+        buildTosaToLinalgPipeline(pm, options);
+        buildLinalgToGpuPipeline(pm, options);
+      });
 }
 
 } // namespace onnx_tosa

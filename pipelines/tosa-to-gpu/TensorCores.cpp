@@ -167,6 +167,52 @@ struct Tiling {
   }
 };
 
+/// The kernel onnx-tosa-kernel-config chose for an op.
+constexpr StringLiteral kKernelAttr = "onnx_tosa.kernel";
+
+/// `t` as the op's onnx_tosa.kernel: {kind = "wmma" | "simt" | "wgmma",
+/// tile = [rows, columns] (for reading), units and per (the Tiling's),
+/// slices, stages, prefetch, async_copy}.
+DictionaryAttr kernelToAttr(MLIRContext *context, const Tiling &t) {
+  Builder b(context);
+  StringRef kind = t.warpgroup ? "wgmma" : t.simt ? "simt" : "wmma";
+  return b.getDictionaryAttr({
+      b.getNamedAttr("kind", b.getStringAttr(kind)),
+      b.getNamedAttr("tile", b.getDenseI64ArrayAttr({t.tileM(), t.tileN()})),
+      b.getNamedAttr("units", b.getDenseI64ArrayAttr({t.unitsM, t.unitsN})),
+      b.getNamedAttr("per", b.getDenseI64ArrayAttr({t.perM, t.perN})),
+      b.getNamedAttr("slices", b.getI64IntegerAttr(t.slices)),
+      b.getNamedAttr("stages", b.getI64IntegerAttr(t.stages)),
+      b.getNamedAttr("prefetch", b.getI64IntegerAttr(t.prefetch)),
+      b.getNamedAttr("async_copy", b.getBoolAttr(t.asyncCopy)),
+  });
+}
+
+/// The Tiling an onnx_tosa.kernel attribute describes, nullopt if it is
+/// not one.
+std::optional<Tiling> kernelFromAttr(DictionaryAttr attr) {
+  if (!attr)
+    return std::nullopt;
+  auto kind = attr.getAs<StringAttr>("kind");
+  auto units = attr.getAs<DenseI64ArrayAttr>("units");
+  auto per = attr.getAs<DenseI64ArrayAttr>("per");
+  auto slices = attr.getAs<IntegerAttr>("slices");
+  auto stages = attr.getAs<IntegerAttr>("stages");
+  auto prefetch = attr.getAs<IntegerAttr>("prefetch");
+  auto async = attr.getAs<BoolAttr>("async_copy");
+  if (!kind || !units || !per || units.size() != 2 || per.size() != 2 ||
+      !slices || !stages || !prefetch || !async ||
+      !llvm::is_contained({"wmma", "simt", "wgmma"}, kind.getValue()))
+    return std::nullopt;
+  Tiling t{units[0], units[1], per[0], per[1], kind.getValue() == "simt"};
+  t.warpgroup = kind.getValue() == "wgmma";
+  t.slices = slices.getInt();
+  t.stages = stages.getInt();
+  t.prefetch = prefetch.getInt();
+  t.asyncCopy = async.getValue();
+  return t;
+}
+
 /// Rows of C staged in workgroup memory at a time: the whole tile of tiles
 /// up to 64x64 (with asynchronous copies, which make room for more copies
 /// of the A and B tiles instead, one fragment row's), or for larger ones
@@ -2699,16 +2745,23 @@ std::optional<Tiling> parseWarpgroupTiling(StringRef spec, const Gemm &g) {
   return t;
 }
 
-struct TensorCoreKernelsPass
-    : PassWrapper<TensorCoreKernelsPass, OperationPass<func::FuncOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TensorCoreKernelsPass)
-  TensorCoreKernelsPass() = default;
-  TensorCoreKernelsPass(const TensorCoreKernelsPass &other)
-      : PassWrapper(other) {}
+/// The one place that chooses the kernel of each marked contraction on
+/// buffers (onnx-tosa-kernel-config): fused attention, warpgroup MMA, WMMA
+/// on tensor cores or the tiled kernel on CUDA cores, with its tiling, K
+/// slices, copies of the tiles, steps loaded ahead and asynchronous copies,
+/// from the rules above and the module's target. The choice is written on
+/// the op as `onnx_tosa.kernel` (kernelToAttr), which
+/// onnx-tosa-tensor-core-kernels builds; an op left without it stays a
+/// plain loop nest.
+struct KernelConfigPass
+    : PassWrapper<KernelConfigPass, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(KernelConfigPass)
+  KernelConfigPass() = default;
+  KernelConfigPass(const KernelConfigPass &other) : PassWrapper(other) {}
   // `ahead` 0: each kernel's own (see runOnOperation).
-  TensorCoreKernelsPass(StringRef spec, unsigned copies, unsigned ahead,
-                        AsyncCopies async, bool warpgroups, bool spirv,
-                        bool fuseAttention) {
+  KernelConfigPass(StringRef spec, unsigned copies, unsigned ahead,
+                   AsyncCopies async, bool warpgroups, bool spirv,
+                   bool fuseAttention) {
     attention = fuseAttention;
     tiling = spec.str();
     spirvTilings = spirv;
@@ -2767,48 +2820,19 @@ struct TensorCoreKernelsPass
                      "or with warpgroup-mma wgMxN[sS] (rows, columns, K "
                      "slices)"),
       llvm::cl::init("")};
-  StringRef getArgument() const override {
-    return "onnx-tosa-tensor-core-kernels";
-  }
+  StringRef getArgument() const override { return "onnx-tosa-kernel-config"; }
   StringRef getDescription() const override {
-    return "Marked contractions on buffers become tensor-core kernels";
+    return "Choose the kernel of each marked contraction on buffers and "
+           "write it on the op (onnx_tosa.kernel)";
   }
-  void getDependentDialects(DialectRegistry &registry) const override {
-    registry
-        .insert<arith::ArithDialect, gpu::GPUDialect, LLVM::LLVMDialect,
-                memref::MemRefDialect, NVVM::NVVMDialect, nvgpu::NVGPUDialect,
-                scf::SCFDialect, vector::VectorDialect>();
-  }
-  /// Attention's kernel, in place of its last op; the ops it computes
-  /// are erased.
-  void buildAttention(Attention &a) {
-    Operation *last =
-        a.epilogue ? a.epilogue.getOperation() : a.context.getOperation();
-    ImplicitLocOpBuilder b(a.scores.getLoc(), last);
-    // (The context's tiling keeps the GEMM's copies of the tiles, by which
-    // warpgroupStagedEpilogue decides that its epilogue goes through
-    // workgroup memory: the kernel has at least that much.)
-    Tiling qkTiling = warpgroupTiling(64, a.qk.n);
-    Tiling pvTiling = warpgroupTiling(64, a.pv.n);
-    KernelBuilder pv(b, a.pv, pvTiling);
-    KernelBuilder(b, a.qk, qkTiling)
-        .buildAttention(pv, *a.softmax, a.qkRoots[0], a.qkRoots[1],
-                        a.qkRoots[2], a.pvRoots[0], a.pvRoots[1], a.pvRoots[2],
-                        a.epilogue);
-    SmallVector<Operation *> erased = {a.scores, a.scoresFill, a.context,
-                                       a.contextFill};
-    llvm::append_range(erased, a.softmax->members());
-    if (a.epilogue)
-      erased.push_back(a.epilogue);
-    for (linalg::TransposeOp x : a.folded)
-      erased.push_back(x);
-    for (Operation *x : erased)
-      x->erase();
+
+  static void record(Operation *op, const Tiling &t) {
+    op->setAttr(kKernelAttr, kernelToAttr(op->getContext(), t));
   }
 
   void runOnOperation() override {
     if (!llvm::is_contained({"none", "matmuls", "all"}, asyncCopies)) {
-      getOperation().emitError("onnx-tosa-tensor-core-kernels: async-copies "
+      getOperation().emitError("onnx-tosa-kernel-config: async-copies "
                                "must be none, matmuls or all, not '")
           << asyncCopies << "'";
       return signalPassFailure();
@@ -2818,16 +2842,26 @@ struct TensorCoreKernelsPass
       if (isMarkedForTiledGemm(op) && op.hasPureBufferSemantics())
         ops.push_back(op);
     });
-    // Ops that an attention kernel took (erased).
+    // Ops that an attention kernel takes.
     DenseSet<Operation *> taken;
+    // What the options allow where the target has it: no warpgroup MMA or
+    // asynchronous copies on chips without them.
     TargetInfo target = targetOf(getOperation());
+    bool warpgroupMma = this->warpgroupMma && target.warpgroupMma;
+    std::string asyncCopies =
+        target.asyncCopy ? this->asyncCopies.getValue() : "none";
     for (linalg::LinalgOp op : ops) {
       if (taken.contains(op))
         continue;
       bool simt = op->hasAttr(kSimtMarker);
       if (warpgroupMma && attention && !simt)
         if (std::optional<Attention> a = attentionAt(op)) {
-          buildAttention(*a);
+          op->setAttr(kKernelAttr,
+                      DictionaryAttr::get(
+                          op->getContext(),
+                          {NamedAttribute(
+                              StringAttr::get(op->getContext(), "kind"),
+                              StringAttr::get(op->getContext(), "attention"))}));
           taken.insert(a->context);
           continue;
         }
@@ -2860,23 +2894,6 @@ struct TensorCoreKernelsPass
         continue;
       linalg::GenericOp epilogue =
           epilogueOf(op, roots[2], fill, {roots[0], roots[1]});
-      auto build = [&](const Tiling &tiling) {
-        // With an epilogue the kernel takes its place: only views and
-        // allocations are between the two, and its inputs may be among
-        // them.
-        ImplicitLocOpBuilder b(op.getLoc(), epilogue ? epilogue.getOperation()
-                                                     : op.getOperation());
-        KernelBuilder(b, *g, tiling)
-            .build(roots[0], roots[1], roots[2],
-                   /*zeroInit=*/bool(fill), epilogue);
-        op->erase();
-        if (fill)
-          fill->erase();
-        if (epilogue)
-          epilogue->erase();
-        for (linalg::TransposeOp x : folded)
-          x->erase();
-      };
       // A given number of copies of the warpgroup kernel's tiles (2 to 4)
       // in place of the default.
       if (w) {
@@ -2888,7 +2905,7 @@ struct TensorCoreKernelsPass
           --w->stages;
         w->prefetch = prefetch ? std::clamp<int64_t>(prefetch, 1, w->stages - 1)
                                : w->stages - 1;
-        build(*w);
+        record(op, *w);
         continue;
       }
       // A forced tiling is taken where the kernel can have it, with one
@@ -2938,7 +2955,103 @@ struct TensorCoreKernelsPass
       // registers made them slower.
       t->prefetch =
           prefetch ? std::clamp<int64_t>(prefetch, 1, 4) : (simt ? 1 : 2);
-      build(*t);
+      record(op, *t);
+    }
+  }
+};
+
+
+/// Builds the kernel onnx-tosa-kernel-config chose for each op
+/// (onnx_tosa.kernel) in its place; it chooses nothing itself.
+struct TensorCoreKernelsPass
+    : PassWrapper<TensorCoreKernelsPass, OperationPass<func::FuncOp>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TensorCoreKernelsPass)
+  StringRef getArgument() const override {
+    return "onnx-tosa-tensor-core-kernels";
+  }
+  StringRef getDescription() const override {
+    return "Contractions on buffers become the kernels "
+           "onnx-tosa-kernel-config chose for them";
+  }
+  void getDependentDialects(DialectRegistry &registry) const override {
+    registry
+        .insert<arith::ArithDialect, gpu::GPUDialect, LLVM::LLVMDialect,
+                memref::MemRefDialect, NVVM::NVVMDialect, nvgpu::NVGPUDialect,
+                scf::SCFDialect, vector::VectorDialect>();
+  }
+  /// Attention's kernel, in place of its last op; the ops it computes
+  /// are erased.
+  void buildAttention(Attention &a) {
+    Operation *last =
+        a.epilogue ? a.epilogue.getOperation() : a.context.getOperation();
+    ImplicitLocOpBuilder b(a.scores.getLoc(), last);
+    // (The context's tiling keeps the GEMM's copies of the tiles, by which
+    // warpgroupStagedEpilogue decides that its epilogue goes through
+    // workgroup memory: the kernel has at least that much.)
+    Tiling qkTiling = warpgroupTiling(64, a.qk.n);
+    Tiling pvTiling = warpgroupTiling(64, a.pv.n);
+    KernelBuilder pv(b, a.pv, pvTiling);
+    KernelBuilder(b, a.qk, qkTiling)
+        .buildAttention(pv, *a.softmax, a.qkRoots[0], a.qkRoots[1],
+                        a.qkRoots[2], a.pvRoots[0], a.pvRoots[1], a.pvRoots[2],
+                        a.epilogue);
+    SmallVector<Operation *> erased = {a.scores, a.scoresFill, a.context,
+                                       a.contextFill};
+    llvm::append_range(erased, a.softmax->members());
+    if (a.epilogue)
+      erased.push_back(a.epilogue);
+    for (linalg::TransposeOp x : a.folded)
+      erased.push_back(x);
+    for (Operation *x : erased)
+      x->erase();
+  }
+
+  void runOnOperation() override {
+    SmallVector<linalg::LinalgOp> ops;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (op->hasAttr(kKernelAttr) && op.hasPureBufferSemantics())
+        ops.push_back(op);
+    });
+    for (linalg::LinalgOp op : ops) {
+      auto config = op->getAttrOfType<DictionaryAttr>(kKernelAttr);
+      auto kind = config ? config.getAs<StringAttr>("kind") : StringAttr();
+      if (kind && kind.getValue() == "attention") {
+        if (std::optional<Attention> a = attentionAt(op))
+          buildAttention(*a);
+        else
+          op->removeAttr(kKernelAttr);
+        continue;
+      }
+      std::optional<Tiling> t = kernelFromAttr(config);
+      std::optional<Gemm> g = gemmOf(op);
+      if (!t || !g) {
+        op.emitError("onnx-tosa-tensor-core-kernels: unreadable ")
+            << kKernelAttr << " " << config;
+        return signalPassFailure();
+      }
+      linalg::FillOp fill = zeroFillBefore(op, op.getDpsInits()[0]);
+      SmallVector<linalg::TransposeOp> folded;
+      std::array<Value, 3> roots =
+          operandRoots(op, *g, /*kMajorB=*/t->warpgroup, folded);
+      if (!roots[0] || !roots[1] || !roots[2]) {
+        op->removeAttr(kKernelAttr);
+        continue;
+      }
+      linalg::GenericOp epilogue =
+          epilogueOf(op, roots[2], fill, {roots[0], roots[1]});
+      // With an epilogue the kernel takes its place: only views and
+      // allocations are between the two, and its inputs may be among them.
+      ImplicitLocOpBuilder b(op.getLoc(), epilogue ? epilogue.getOperation()
+                                                   : op.getOperation());
+      KernelBuilder(b, *g, *t).build(roots[0], roots[1], roots[2],
+                                     /*zeroInit=*/bool(fill), epilogue);
+      op->erase();
+      if (fill)
+        fill->erase();
+      if (epilogue)
+        epilogue->erase();
+      for (linalg::TransposeOp x : folded)
+        x->erase();
     }
   }
 };
@@ -2972,14 +3085,17 @@ std::unique_ptr<Pass> createSelectTensorCoreOpsPass(bool tensorCores,
                                                     bool tf32, bool simt) {
   return std::make_unique<SelectTensorCoreOpsPass>(tensorCores, tf32, simt);
 }
-std::unique_ptr<Pass>
-createTensorCoreKernelsPass(StringRef tiling, unsigned stages,
-                            unsigned prefetch, AsyncCopies asyncCopies,
-                            bool warpgroupMma, bool spirvTilings,
-                            bool attention) {
-  return std::make_unique<TensorCoreKernelsPass>(tiling, stages, prefetch,
-                                                 asyncCopies, warpgroupMma,
-                                                 spirvTilings, attention);
+std::unique_ptr<Pass> createKernelConfigPass(StringRef tiling, unsigned stages,
+                                             unsigned prefetch,
+                                             AsyncCopies asyncCopies,
+                                             bool warpgroupMma,
+                                             bool spirvTilings, bool attention) {
+  return std::make_unique<KernelConfigPass>(tiling, stages, prefetch,
+                                            asyncCopies, warpgroupMma,
+                                            spirvTilings, attention);
+}
+std::unique_ptr<Pass> createTensorCoreKernelsPass() {
+  return std::make_unique<TensorCoreKernelsPass>();
 }
 std::unique_ptr<Pass> createAlignWorkgroupMemoryPass() {
   return std::make_unique<AlignWorkgroupMemoryPass>();

@@ -14,6 +14,8 @@
 #include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassManager.h"
 
+#include "TargetInfo.h"
+
 #include <string>
 
 namespace onnx_tosa {
@@ -80,6 +82,38 @@ struct GpuPipelineOptions {
 /// command line) to `pm`. Our pipelines are fixed strings, so one that does
 /// not parse is a programming error and aborts with the parser's message.
 void addPassPipeline(mlir::OpPassManager &pm, llvm::StringRef pipeline);
+
+/// What a user of the compiler chooses for the pipelines, with
+/// onnx-tosa-compile's defaults: the one definition of those defaults for
+/// the compiler's options and for the options of the pipelines that
+/// onnx-tosa-opt and the plugin register (`--onnx-tosa-tosa-to-gpu=
+/// "target=cuda:sm_80 vector-width=2"`), so that a stage resumed there runs
+/// the pipeline the compiler runs. resolvePipelineOptions turns the choices
+/// into GpuPipelineOptions for a target.
+struct PipelineChoices {
+  unsigned blockSize = 256;
+  bool tensorCores = true;
+  bool tf32 = false;
+  bool simtGemm = true;
+  unsigned vectorWidth = 4;
+  bool subgroupReduce = true;
+  /// -1: the target's (Vulkan: 32; CUDA: no limit).
+  int maxKernelBuffers = -1;
+  std::string gemmTiling;
+  unsigned gemmStages = 0;
+  unsigned gemmPrefetch = 0;
+  /// none, matmuls or all; auto: matmuls.
+  std::string gemmAsyncCopies = "auto";
+  bool warpgroupMma = true;
+  bool fusedAttention = true;
+  bool vulkanGemmTilings = true;
+};
+
+/// The options of the pipelines for `choices` on `target`: tensor cores,
+/// warpgroup MMA and asynchronous copies where the target has them, its
+/// subgroup size and buffer limit.
+GpuPipelineOptions resolvePipelineOptions(const TargetInfo &target,
+                                          const PipelineChoices &choices);
 
 void buildTosaToLinalgPipeline(mlir::OpPassManager &pm,
                                const GpuPipelineOptions &options);
@@ -163,10 +197,12 @@ createSelectTensorCoreOpsPass(bool tensorCores = true, bool tf32 = false,
                               bool simt = false);
 bool isMarkedForTiledGemm(mlir::Operation *op);
 
-/// `onnx-tosa-tensor-core-kernels`: each marked op on buffers becomes a
-/// gpu.launch computing it as a (implicit) GEMM from tiles staged in
-/// workgroup memory, with subgroup MMA ops (tensor cores) or vector FMAs
-/// (CUDA cores), and the elementwise op after it as its epilogue.
+/// `onnx-tosa-kernel-config`: the one place that chooses how each marked
+/// op on buffers is computed (fused attention, warpgroup MMA, WMMA on
+/// tensor cores, the tiled kernel on CUDA cores; tiling, K slices, copies
+/// of the tiles, asynchronous copies), from the module's target (TargetInfo)
+/// and the options below, and writes the choice on the op as
+/// `onnx_tosa.kernel = {kind = "wgmma", tile = array<i64: 128, 128>, ...}`.
 /// `tiling` (tuning experiments): one tiling for every kernel that can use
 /// it, "UMxUNxPMxPN[sS]".
 /// `stages`: copies of the tiles, as many as fit up to this (see Tiling;
@@ -178,10 +214,17 @@ bool isMarkedForTiledGemm(mlir::Operation *op);
 /// copies of the tiles (0 stages: 1) chosen for a Vulkan driver.
 /// `attention` (with warpgroupMma): attention's Q K^T, softmax and P V as
 /// one kernel, S and P kept on chip.
-std::unique_ptr<mlir::Pass> createTensorCoreKernelsPass(
+std::unique_ptr<mlir::Pass> createKernelConfigPass(
     llvm::StringRef tiling = "", unsigned stages = 0, unsigned prefetch = 0,
     AsyncCopies asyncCopies = AsyncCopies::None, bool warpgroupMma = false,
     bool spirvTilings = false, bool attention = true);
+
+/// `onnx-tosa-tensor-core-kernels`: each op onnx-tosa-kernel-config chose a
+/// kernel for becomes that kernel: a gpu.launch computing it as an
+/// (implicit) GEMM from tiles staged in workgroup memory, with subgroup MMA
+/// ops (tensor cores), warpgroup MMA or vector FMAs (CUDA cores), and the
+/// elementwise op after it as its epilogue.
+std::unique_ptr<mlir::Pass> createTensorCoreKernelsPass();
 
 /// `onnx-tosa-row-kernels{subgroup-reduce=false subgroup-size=0}`: a row
 /// reduction and the ops around it on the same rows become one kernel with

@@ -146,3 +146,29 @@ def test_block_size_is_checked(compile_tool, run_tool, model_dir, tmp_path):
                                       outputs=["y"])
         np.testing.assert_allclose(got["y"], want, rtol=S.RTOL, atol=S.ATOL,
                                    err_msg=f"--block-size={size}")
+
+
+def test_resumed_stages_give_the_same_artifact(compile_tool, run_tool,
+                                               model_dir, tmp_path):
+    """The tosa and linalg stages printed with their locations and fed back
+    to the compiler give the artifact of a compile straight from the model
+    (the linalg stage used to go through the TOSA-to-linalg pipeline again,
+    which in fp16 changed its kernels). The stages hold the precision."""
+    model = model_dir / "mlp.onnx"
+    for target in ("vulkan", "cuda:sm_90a"):
+        flags = [f"--target={target}", "--cuda-format=ptx"]
+        direct = tmp_path / f"direct.{target}.otsa"
+        proc = S.call([compile_tool, model, *flags, "--precision=fp16", "-o",
+                       direct])
+        assert proc.returncode == 0, S.describe(proc)
+        for stage in ("tosa", "linalg"):
+            text = tmp_path / f"{stage}.{target}.mlir"
+            proc = S.call([compile_tool, model, *flags, "--precision=fp16",
+                           f"--emit={stage}", "--mlir-print-debuginfo", "-o",
+                           text])
+            assert proc.returncode == 0, S.describe(proc)
+            resumed = tmp_path / f"{stage}.{target}.otsa"
+            proc = S.call([compile_tool, text, *flags, "-o", resumed])
+            assert proc.returncode == 0, S.describe(proc)
+            assert S.content_hash(run_tool, resumed) == \
+                S.content_hash(run_tool, direct), (target, stage)

@@ -23,6 +23,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SPIRV/IR/SPIRVOps.h"
+#include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllDialects.h"
@@ -30,6 +31,7 @@
 #include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Support/Timing.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/ADT/StringExtras.h"
@@ -56,6 +58,9 @@ namespace {
 enum class Emit { Onnx, Tosa, Linalg, Gpu, Ptx, Spirv, Artifact };
 
 cl::OptionCategory category("onnx-tosa-compile options");
+/// The defaults of the options that the pipelines registered for
+/// onnx-tosa-opt and the plugin share.
+const onnx_tosa::PipelineChoices kDefaults;
 cl::opt<std::string> inputPath(cl::Positional,
                                cl::desc("<model.onnx | stage.mlir>"),
                                cl::Required, cl::cat(category));
@@ -160,19 +165,19 @@ cl::opt<bool> warpgroupMma(
     cl::desc("On cuda:sm_90a: f16 matmuls (not GEMVs) and convolutions "
              "whose tiles fill the GPU use warpgroup MMA (wgmma) instead of "
              "WMMA"),
-    cl::init(true), cl::cat(category));
+    cl::init(kDefaults.warpgroupMma), cl::cat(category));
 cl::opt<bool> fusedAttention(
     "fused-attention",
     cl::desc("Tuning experiments: with warpgroup MMA, attention's Q K^T, "
              "softmax and P V as one kernel (default: true)"),
-    cl::init(true), cl::Hidden, cl::cat(category));
+    cl::init(kDefaults.fusedAttention), cl::Hidden, cl::cat(category));
 cl::opt<bool> vulkanGemmTilings(
     "vulkan-gemm-tilings",
     cl::desc("Tuning experiments: on vulkan, the tiled f32 GEMM kernels get "
              "tilings chosen for a Vulkan driver (128x128 tiles where they "
              "fill the GPU, one copy of the tiles); false: the cuda "
              "target's (default: true)"),
-    cl::init(true), cl::Hidden, cl::cat(category));
+    cl::init(kDefaults.vulkanGemmTilings), cl::Hidden, cl::cat(category));
 cl::opt<std::string> cudaPath(
     "cuda-path",
     cl::desc("CUDA toolkit root holding nvvm/libdevice (default: $CUDA_ROOT, "
@@ -194,39 +199,39 @@ cl::opt<unsigned> blockSize(
     cl::desc("Threads per block / workgroup of the elementwise and "
              "reduction kernels: a multiple of 32 up to the target's most "
              "(default: 256)"),
-    cl::init(256), cl::cat(category));
+    cl::init(kDefaults.blockSize), cl::cat(category));
 cl::opt<int> maxKernelBuffers(
     "max-kernel-buffers",
     cl::desc("Buffers one kernel may bind, as the device's limit on storage "
              "buffers per shader (default: 32 on Vulkan, lavapipe's and "
              "many mobile GPUs' limit; no limit on CUDA; 0: no limit)"),
-    cl::init(-1), cl::cat(category));
+    cl::init(kDefaults.maxKernelBuffers), cl::cat(category));
 cl::opt<bool> tensorCores(
     "tensor-cores",
     cl::desc("With --precision=fp16 (or tf32) on CUDA, run the matmuls and "
              "convolutions whose sizes suit them on tensor cores (default: "
              "true)"),
-    cl::init(true), cl::cat(category));
+    cl::init(kDefaults.tensorCores), cl::cat(category));
 cl::opt<bool> simtGemm(
     "simt-gemm",
     cl::desc("Run the f32 matmuls and convolutions whose sizes suit it as "
              "the tensor-core kernel's shared-memory tiles on CUDA cores "
              "(default: true)"),
-    cl::init(true), cl::cat(category));
+    cl::init(kDefaults.simtGemm), cl::cat(category));
 cl::opt<unsigned> vectorWidth(
     "vector-width",
     cl::desc("Consecutive elements each thread of an elementwise kernel "
              "takes, loaded and stored as one vector where contiguous: 1, 2, "
              "4 or 8 (default: 4; on vulkan, vectors of more than 4 elements "
              "are accessed element by element)"),
-    cl::init(4), cl::cat(category));
+    cl::init(kDefaults.vectorWidth), cl::cat(category));
 cl::opt<bool> subgroupReduce(
     "subgroup-reduce",
     cl::desc("Row reductions (softmax, normalizations) combine their "
              "threads' results with subgroup operations (warp shuffles; "
              "Vulkan: the device must support subgroup arithmetic) before "
              "workgroup memory (default: true)"),
-    cl::init(true), cl::cat(category));
+    cl::init(kDefaults.subgroupReduce), cl::cat(category));
 cl::opt<std::string> gemmTiling(
     "gemm-tiling",
     cl::desc("Tuning experiments: the tiling of every tiled GEMM kernel that "
@@ -240,7 +245,7 @@ cl::opt<unsigned> gemmStages(
              "2 to 4 with asynchronous copies (default: 2, 4 with "
              "asynchronous copies: --gemm-async-copies; warpgroup MMA: "
              "2 to 4, default 3)"),
-    cl::init(0), cl::Hidden, cl::cat(category));
+    cl::init(kDefaults.gemmStages), cl::Hidden, cl::cat(category));
 enum class AsyncCopiesFlag { Auto, None, Matmuls, All };
 cl::opt<AsyncCopiesFlag> gemmAsyncCopies(
     "gemm-async-copies",
@@ -260,7 +265,7 @@ cl::opt<unsigned> gemmPrefetch(
              "load their tiles, 1 to 4 (default: 2 on tensor cores, 1 on "
              "CUDA cores; warpgroup MMA: 1 to stages - 1, default stages - "
              "1, the other copies of the tiles for products left running)"),
-    cl::init(0), cl::Hidden, cl::cat(category));
+    cl::init(kDefaults.gemmPrefetch), cl::Hidden, cl::cat(category));
 cl::opt<std::string> dumpKernels(
     "dump-kernels",
     cl::desc("Also write every device module to DIR/<name>.ptx|.cubin|.spv"),
@@ -536,7 +541,11 @@ int runPasses(ModuleOp module, Diagnostics &diags, Progress &progress,
   progress.begin(stage);
   PassManager pm(module->getContext());
   build(pm);
-  LogicalResult ok = pm.run(module);
+  // --mlir-timing, --mlir-print-ir-after-all, crash reproducers, ...
+  LogicalResult ok = applyPassManagerCLOptions(pm);
+  applyDefaultTimingPassManagerCLOptions(pm);
+  if (succeeded(ok))
+    ok = pm.run(module);
   int rc = diags.report(stage);
   if (failed(ok) && rc == 0)
     rc = fail(stage + ": failed");
@@ -550,6 +559,12 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   registerAllPasses();
   onnx_tosa::registerPasses();
+  // MLIR's own options, for looking inside a stage (not in --help, which
+  // lists the compiler's; `--help-hidden` shows them).
+  registerPassManagerCLOptions();
+  registerMLIRContextCLOptions();
+  registerAsmPrinterCLOptions();
+  registerDefaultTimingManagerCLOptions();
   cl::HideUnrelatedOptions(category);
   cl::SetVersionPrinter(onnx_tosa::printVersion);
   // Answered before parsing, which requires a model.
@@ -670,12 +685,17 @@ int main(int argc, char **argv) {
     }
     if (!module)
       return fail("import: " + error);
-    bool hasOnnx = false, hasGpu = false;
+    bool hasOnnx = false, hasGpu = false, hasTosa = false, hasLinalg = false;
     module->walk([&](Operation *op) {
       StringRef ns = op->getDialect() ? op->getDialect()->getNamespace() : "";
       hasOnnx |= ns == "onnx";
       hasGpu |= ns == "gpu";
+      hasTosa |= ns == "tosa";
+      hasLinalg |= ns == "linalg";
     });
+    // A linalg stage fed back goes on from there: the TOSA-to-linalg
+    // pipeline run again over it would fuse and split its kernels again.
+    bool linalgStage = fromMlir && !hasOnnx && !hasTosa && hasLinalg;
     // The gpu stage's host code cannot be lowered again; what precedes it can.
     if (hasGpu)
       return fail("'" + inputPath +
@@ -684,7 +704,10 @@ int main(int argc, char **argv) {
     if (failed(module->verify()) || diags.report("import"))
       return fail("import: the imported module is invalid");
     progress.end();
-    auto print = [&](llvm::raw_ostream &os) { module->print(os); };
+    auto print = [&](llvm::raw_ostream &os) {
+      module->print(os);
+      os << "\n";
+    };
     if (emit == Emit::Onnx)
       return emitted = true, writeText(print);
 
@@ -718,37 +741,35 @@ int main(int argc, char **argv) {
     if (emit == Emit::Tosa)
       return emitted = true, writeText(print);
 
-    onnx_tosa::GpuPipelineOptions gpuOptions;
-    gpuOptions.blockSize = blockSize;
-    gpuOptions.tensorCores = tensorCores && target.wmmaF16;
-    gpuOptions.tf32 = precision == Precision::Tf32;
-    gpuOptions.simtGemm = simtGemm;
-    gpuOptions.gemmTiling = gemmTiling;
-    gpuOptions.gemmStages = gemmStages;
-    gpuOptions.gemmPrefetch = gemmPrefetch;
-    gpuOptions.warpgroupMma = warpgroupMma && target.warpgroupMma;
-    gpuOptions.fusedAttention = fusedAttention;
-    using onnx_tosa::AsyncCopies;
-    gpuOptions.gemmAsyncCopies =
-        !target.asyncCopy ? AsyncCopies::None
-        : gemmAsyncCopies == AsyncCopiesFlag::None ? AsyncCopies::None
-        : gemmAsyncCopies == AsyncCopiesFlag::All  ? AsyncCopies::All
-                                                   : AsyncCopies::Matmuls;
-    gpuOptions.spirvGemmTilings = vulkanGemmTilings && !target.isCuda();
-    gpuOptions.vectorWidth = vectorWidth;
-    gpuOptions.subgroupReduce = subgroupReduce;
-    gpuOptions.subgroupSize = target.subgroupSize;
-    gpuOptions.maxKernelBuffers = maxKernelBuffers >= 0 ? maxKernelBuffers
-                                  : target.isCuda()     ? 0
-                                                        : 32;
+    onnx_tosa::PipelineChoices choices;
+    choices.blockSize = blockSize;
+    choices.tensorCores = tensorCores;
+    choices.tf32 = precision == Precision::Tf32;
+    choices.simtGemm = simtGemm;
+    choices.vectorWidth = vectorWidth;
+    choices.subgroupReduce = subgroupReduce;
+    choices.maxKernelBuffers = maxKernelBuffers;
+    choices.gemmTiling = gemmTiling;
+    choices.gemmStages = gemmStages;
+    choices.gemmPrefetch = gemmPrefetch;
+    choices.gemmAsyncCopies = gemmAsyncCopies == AsyncCopiesFlag::None ? "none"
+                              : gemmAsyncCopies == AsyncCopiesFlag::All
+                                  ? "all"
+                                  : "matmuls";
+    choices.warpgroupMma = warpgroupMma;
+    choices.fusedAttention = fusedAttention;
+    choices.vulkanGemmTilings = vulkanGemmTilings;
+    onnx_tosa::GpuPipelineOptions gpuOptions =
+        onnx_tosa::resolvePipelineOptions(target, choices);
     // What the kernel-shape rules read, and every later stage shows.
     onnx_tosa::setTarget(*module, target);
-    if (int rc = runPasses(*module, diags, progress, "lowering",
-                           [&](OpPassManager &pm) {
-                             onnx_tosa::buildTosaToLinalgPipeline(pm,
-                                                                  gpuOptions);
-                           }))
-      return rc;
+    if (!linalgStage)
+      if (int rc = runPasses(*module, diags, progress, "lowering",
+                             [&](OpPassManager &pm) {
+                               onnx_tosa::buildTosaToLinalgPipeline(
+                                   pm, gpuOptions);
+                             }))
+        return rc;
     if (emit == Emit::Linalg)
       return emitted = true, writeText(print);
 

@@ -1,13 +1,13 @@
 // GEMM operands that a transpose fills are read where the transpose reads
-// them (onnx-tosa-tensor-core-kernels), and the transpose is dropped:
+// them (onnx-tosa-kernel-config,onnx-tosa-tensor-core-kernels), and the transpose is dropped:
 // BERT's heads out of its QKV projection's result, and its merged context
 // in the output projection. Q (A) and the context (A) keep K consecutive
 // and go on every kernel; K^T (B) has K consecutive, which only the
 // warpgroup kernel reads (its B tiles K-major, as A's: wgmma's B layout
 // `col`); elsewhere its transpose stays. A buffer written between the
 // transpose and the GEMM keeps the transpose.
-// RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels{warpgroup-mma=true}))' | FileCheck %s
-// RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels))' | FileCheck %s --check-prefix=WMMA
+// RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-kernel-config{warpgroup-mma=true},onnx-tosa-tensor-core-kernels))' | FileCheck %s
+// RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-kernel-config,onnx-tosa-tensor-core-kernels))' | FileCheck %s --check-prefix=WMMA
 
 #a = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>
 #b = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4, d3)>
@@ -27,6 +27,7 @@
 // WMMA: linalg.transpose ins(%{{.*}} : memref<2x128x4x64xf16, strided<[98304, 768, 64, 1], offset: 256>>) outs(%{{.*}} : memref<2x4x64x128xf16>) permutation = [0, 2, 3, 1]
 // WMMA-NOT: linalg.transpose
 // WMMA: gpu.subgroup_mma_compute
+module attributes {onnx_tosa.target = "cuda:sm_90a"} {
 func.func @scores(%qkv: memref<2x128x768xf16>, %out: memref<2x4x128x128xf32>) {
   %q = memref.subview %qkv[0, 0, 0] [2, 128, 256] [1, 1, 1] : memref<2x128x768xf16> to memref<2x128x256xf16, strided<[98304, 768, 1]>>
   %k = memref.subview %qkv[0, 0, 256] [2, 128, 256] [1, 1, 1] : memref<2x128x768xf16> to memref<2x128x256xf16, strided<[98304, 768, 1], offset: 256>>
@@ -48,6 +49,7 @@ func.func @scores(%qkv: memref<2x128x768xf16>, %out: memref<2x4x128x128xf32>) {
   }
   return
 }
+}
 
 // -----
 
@@ -62,6 +64,7 @@ func.func @scores(%qkv: memref<2x128x768xf16>, %out: memref<2x4x128x128xf32>) {
 // WMMA-LABEL: func.func @projection
 // WMMA-NOT: linalg.transpose
 // WMMA: gpu.subgroup_mma_compute
+module attributes {onnx_tosa.target = "cuda:sm_90a"} {
 func.func @projection(%ctx: memref<2x4x128x64xf16>, %w: memref<1x256x256xf16>, %out: memref<1x256x256xf32>) {
   %merged = memref.alloc() : memref<2x128x4x64xf16>
   linalg.transpose ins(%ctx : memref<2x4x128x64xf16>) outs(%merged : memref<2x128x4x64xf16>) permutation = [0, 2, 1, 3]
@@ -71,6 +74,7 @@ func.func @projection(%ctx: memref<2x4x128x64xf16>, %w: memref<1x256x256xf16>, %
   linalg.fill ins(%zero : f32) outs(%out : memref<1x256x256xf32>)
   linalg.batch_matmul {onnx_tosa.tensor_cores} ins(%a, %w : memref<1x256x256xf16>, memref<1x256x256xf16>) outs(%out : memref<1x256x256xf32>)
   return
+}
 }
 
 // -----
@@ -82,6 +86,7 @@ func.func @projection(%ctx: memref<2x4x128x64xf16>, %w: memref<1x256x256xf16>, %
 // CHECK: gpu.launch
 // WMMA-LABEL: func.func @written_between
 // WMMA: linalg.transpose
+module attributes {onnx_tosa.target = "cuda:sm_90a"} {
 func.func @written_between(%ctx: memref<2x4x128x64xf16>, %w: memref<1x256x256xf16>, %out: memref<1x256x256xf32>) {
   %merged = memref.alloc() : memref<2x128x4x64xf16>
   linalg.transpose ins(%ctx : memref<2x4x128x64xf16>) outs(%merged : memref<2x128x4x64xf16>) permutation = [0, 2, 1, 3]
@@ -94,4 +99,5 @@ func.func @written_between(%ctx: memref<2x4x128x64xf16>, %w: memref<1x256x256xf1
   linalg.fill ins(%zero : f32) outs(%out : memref<1x256x256xf32>)
   linalg.batch_matmul {onnx_tosa.tensor_cores} ins(%a, %w : memref<1x256x256xf16>, memref<1x256x256xf16>) outs(%out : memref<1x256x256xf32>)
   return
+}
 }

@@ -5,8 +5,8 @@
 // row's 4 threads combining their partial results by shuffles, P through
 // workgroup memory into P V's wgmma of N = 64, and the context's rounding
 // to f16 as its epilogue. Every op it computes is gone, S and P included.
-// RUN: onnx-tosa-opt %s --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels{warpgroup-mma=true}))' | FileCheck %s
-// RUN: onnx-tosa-opt %s --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels{warpgroup-mma=true attention=false}))' | FileCheck %s --check-prefix=PLAIN
+// RUN: onnx-tosa-opt %s --pass-pipeline='builtin.module(func.func(onnx-tosa-kernel-config{warpgroup-mma=true},onnx-tosa-tensor-core-kernels))' | FileCheck %s
+// RUN: onnx-tosa-opt %s --pass-pipeline='builtin.module(func.func(onnx-tosa-kernel-config{warpgroup-mma=true attention=false},onnx-tosa-tensor-core-kernels))' | FileCheck %s --check-prefix=PLAIN
 
 #qk_a = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>
 #qk_b = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4, d3)>
@@ -40,6 +40,7 @@
 // PLAIN: linalg.generic
 // PLAIN: gpu.launch
 // PLAIN: nvvm.wgmma.mma_async
+module attributes {onnx_tosa.target = "cuda:sm_90a"} {
 func.func @attention(%q: memref<2x4x128x64xf16>, %k: memref<2x4x64x128xf16>, %v: memref<2x4x128x64xf16>, %m: memref<2x1x1x128xf16>, %out: memref<2x4x128x64xf16>) {
   %zero = arith.constant 0.0 : f32
   %zero16 = arith.constant 0.0 : f16
@@ -196,4 +197,5 @@ func.func @probabilities_read(%q: memref<2x4x128x64xf16>, %k: memref<2x4x64x128x
     linalg.yield %r : f16
   }
   return
+}
 }

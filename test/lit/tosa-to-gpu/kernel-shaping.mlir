@@ -1,7 +1,10 @@
 // The passes that shape kernels for the GPU, each on its own, then through
 // the whole pipeline.
-// RUN: onnx-tosa-opt %s -split-input-file --onnx-tosa-tosa-to-linalg | FileCheck %s --check-prefix=LINALG
-// RUN: onnx-tosa-opt %s -split-input-file --onnx-tosa-tosa-to-gpu | FileCheck %s --check-prefix=GPU
+// (The options are those these checks were written for: one element per
+// thread, row reductions through workgroup memory, f32 GEMMs as plain
+// loops, no buffer limit; the pipelines' defaults are the compiler's.)
+// RUN: onnx-tosa-opt %s -split-input-file --onnx-tosa-tosa-to-linalg="vector-width=1 subgroup-reduce=false simt-gemm=false max-kernel-buffers=0" | FileCheck %s --check-prefix=LINALG
+// RUN: onnx-tosa-opt %s -split-input-file --onnx-tosa-tosa-to-gpu="vector-width=1 subgroup-reduce=false simt-gemm=false max-kernel-buffers=0" | FileCheck %s --check-prefix=GPU
 
 // 128 rows of 768: a row kernel (onnx-tosa-row-kernels) with a workgroup
 // of 256 threads per row, 3 elements each, the partial sums combined in

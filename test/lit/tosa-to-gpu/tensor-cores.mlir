@@ -4,23 +4,25 @@
 // RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-select-tensor-core-ops))' | FileCheck %s --check-prefix=SELECT
 // RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-select-tensor-core-ops{tf32=true}))' | FileCheck %s --check-prefix=TF32
 // RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-select-tensor-core-ops{simt=true}))' | FileCheck %s --check-prefix=SIMT
-// RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels{stages=1 prefetch=1}))' | FileCheck %s --check-prefix=KERNEL
-// RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels))' | FileCheck %s --check-prefix=STAGES
-// RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels{tiling=8x8x1x1s2}))' | FileCheck %s --check-prefix=FORCED
-// RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels{async-copies=matmuls}))' | FileCheck %s --check-prefix=ASYNC
-// RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels{stages=1 prefetch=1},onnx-tosa-distribute-loops),gpu-kernel-outlining,onnx-tosa-align-workgroup-memory)' | FileCheck %s --check-prefix=OUTLINED
-// RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels{spirv-tilings=true}))' | FileCheck %s --check-prefix=SPIRV
+// RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-kernel-config{stages=1 prefetch=1},onnx-tosa-tensor-core-kernels))' | FileCheck %s --check-prefix=KERNEL
+// RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-kernel-config,onnx-tosa-tensor-core-kernels))' | FileCheck %s --check-prefix=STAGES
+// RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-kernel-config{tiling=8x8x1x1s2},onnx-tosa-tensor-core-kernels))' | FileCheck %s --check-prefix=FORCED
+// RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-kernel-config{async-copies=matmuls},onnx-tosa-tensor-core-kernels))' | FileCheck %s --check-prefix=ASYNC
+// RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-kernel-config{stages=1 prefetch=1},onnx-tosa-tensor-core-kernels,onnx-tosa-distribute-loops),gpu-kernel-outlining,onnx-tosa-align-workgroup-memory)' | FileCheck %s --check-prefix=OUTLINED
+// RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-kernel-config{spirv-tilings=true},onnx-tosa-tensor-core-kernels))' | FileCheck %s --check-prefix=SPIRV
 
 // 256x512x128: 32 blocks of 64x64 would not fill 132 multiprocessors, so
 // 32x32 tiles (128 blocks), one fragment per warp.
 // SELECT-LABEL: func.func @selected
 // SELECT: linalg.batch_matmul {onnx_tosa.tensor_cores}
+module attributes {onnx_tosa.target = "cuda:sm_90a"} {
 func.func @selected(%a: tensor<1x256x128xf16>, %b: tensor<1x128x512xf16>) -> tensor<1x256x512xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1x256x512xf32>
   %c = linalg.fill ins(%zero : f32) outs(%e : tensor<1x256x512xf32>) -> tensor<1x256x512xf32>
   %r = linalg.batch_matmul ins(%a, %b : tensor<1x256x128xf16>, tensor<1x128x512xf16>) outs(%c : tensor<1x256x512xf32>) -> tensor<1x256x512xf32>
   return %r : tensor<1x256x512xf32>
+}
 }
 
 // -----
@@ -40,12 +42,14 @@ func.func @selected(%a: tensor<1x256x128xf16>, %b: tensor<1x128x512xf16>) -> ten
 // SIMT-NOT: onnx_tosa.simt_gemm
 // SIMT-NOT: onnx_tosa.tensor_cores
 // SIMT-LABEL: func.func @edges_selected
+module attributes {onnx_tosa.target = "cuda:sm_90a"} {
 func.func @not_selected(%a32: tensor<1x64x64xf32>, %b32: tensor<1x64x64xf32>, %c32: tensor<1x64x64xf32>,
                         %a: tensor<1x64x64xf16>, %b: tensor<1x64x36xf16>, %c: tensor<1x64x36xf32>)
     -> (tensor<1x64x64xf32>, tensor<1x64x36xf32>) {
   %0 = linalg.batch_matmul ins(%a32, %b32 : tensor<1x64x64xf32>, tensor<1x64x64xf32>) outs(%c32 : tensor<1x64x64xf32>) -> tensor<1x64x64xf32>
   %1 = linalg.batch_matmul ins(%a, %b : tensor<1x64x64xf16>, tensor<1x64x36xf16>) outs(%c : tensor<1x64x36xf32>) -> tensor<1x64x36xf32>
   return %0, %1 : tensor<1x64x64xf32>, tensor<1x64x36xf32>
+}
 }
 
 // -----
@@ -55,6 +59,7 @@ func.func @not_selected(%a32: tensor<1x64x64xf32>, %b32: tensor<1x64x64xf32>, %c
 // convolution over 3 channels (A read element by element) are selected.
 // SELECT-LABEL: func.func @edges_selected
 // SELECT-COUNT-3: onnx_tosa.tensor_cores
+module attributes {onnx_tosa.target = "cuda:sm_90a"} {
 func.func @edges_selected(%a: tensor<1x64x48xf16>, %b: tensor<1x48x64xf16>, %c: tensor<1x64x64xf32>,
                           %a2: tensor<1x64x64xf16>, %b2: tensor<1x64x48xf16>, %c2: tensor<1x64x48xf32>,
                           %x: tensor<1x230x230x3xf16>, %w: tensor<7x7x3x64xf16>, %y: tensor<1x112x112x64xf32>)
@@ -65,6 +70,7 @@ func.func @edges_selected(%a: tensor<1x64x48xf16>, %b: tensor<1x48x64xf16>, %c: 
          ins(%x, %w : tensor<1x230x230x3xf16>, tensor<7x7x3x64xf16>) outs(%y : tensor<1x112x112x64xf32>) -> tensor<1x112x112x64xf32>
   return %1, %2, %3 : tensor<1x64x64xf32>, tensor<1x64x48xf32>, tensor<1x112x112x64xf32>
 }
+}
 
 // -----
 
@@ -72,10 +78,12 @@ func.func @edges_selected(%a: tensor<1x64x48xf16>, %b: tensor<1x48x64xf16>, %c: 
 // 7x7 = 49 output pixels do not fill a row tile, which is allowed.
 // SELECT-LABEL: func.func @conv_selected
 // SELECT: linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, onnx_tosa.tensor_cores, strides = dense<1> : tensor<2xi64>}
+module attributes {onnx_tosa.target = "cuda:sm_90a"} {
 func.func @conv_selected(%x: tensor<1x9x9x64xf16>, %w: tensor<3x3x64x128xf16>, %y: tensor<1x7x7x128xf32>) -> tensor<1x7x7x128xf32> {
   %0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
          ins(%x, %w : tensor<1x9x9x64xf16>, tensor<3x3x64x128xf16>) outs(%y : tensor<1x7x7x128xf32>) -> tensor<1x7x7x128xf32>
   return %0 : tensor<1x7x7x128xf32>
+}
 }
 
 // -----
@@ -158,11 +166,13 @@ func.func @conv_selected(%x: tensor<1x9x9x64xf16>, %w: tensor<3x3x64x128xf16>, %
 // ASYNC-NEXT: nvgpu.device_async_wait %[[LAST]] {numGroups = 0 : i32}
 // OUTLINED-LABEL: gpu.func @kernel_kernel
 // OUTLINED-SAME: workgroup(%{{.*}} : memref<64x40xf16, #gpu.address_space<workgroup>> {llvm.align = 128 : i64}, %{{.*}} : memref<32x72xf16, #gpu.address_space<workgroup>> {llvm.align = 128 : i64})
+module attributes {onnx_tosa.target = "cuda:sm_90a"} {
 func.func @kernel(%a: memref<2x512x256xf16>, %b: memref<2x256x1024xf16>, %c: memref<2x512x1024xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<2x512x1024xf32>)
   linalg.batch_matmul {onnx_tosa.tensor_cores} ins(%a, %b : memref<2x512x256xf16>, memref<2x256x1024xf16>) outs(%c : memref<2x512x1024xf32>)
   return
+}
 }
 
 // -----
@@ -175,6 +185,7 @@ func.func @kernel(%a: memref<2x512x256xf16>, %b: memref<2x256x1024xf16>, %c: mem
 // KERNEL-LABEL: func.func @subview
 // KERNEL-NOT: gpu.launch
 // KERNEL: linalg.batch_matmul {onnx_tosa.tensor_cores}
+module attributes {onnx_tosa.target = "cuda:sm_90a"} {
 func.func @accumulate(%a: memref<64x64xf16>, %b: memref<1x64x64xf16>, %c: memref<1x64x64xf32>) {
   %a3 = memref.expand_shape %a [[0, 1], [2]] output_shape [1, 64, 64] : memref<64x64xf16> into memref<1x64x64xf16>
   linalg.batch_matmul {onnx_tosa.tensor_cores} ins(%a3, %b : memref<1x64x64xf16>, memref<1x64x64xf16>) outs(%c : memref<1x64x64xf32>)
@@ -184,6 +195,7 @@ func.func @subview(%a: memref<1x64x128xf16>, %b: memref<1x64x64xf16>, %c: memref
   %v = memref.subview %a[0, 0, 0] [1, 64, 64] [1, 1, 1] : memref<1x64x128xf16> to memref<1x64x64xf16, strided<[8192, 128, 1]>>
   linalg.batch_matmul {onnx_tosa.tensor_cores} ins(%v, %b : memref<1x64x64xf16, strided<[8192, 128, 1]>>, memref<1x64x64xf16>) outs(%c : memref<1x64x64xf32>)
   return
+}
 }
 
 // -----
@@ -213,10 +225,12 @@ func.func @subview(%a: memref<1x64x128xf16>, %b: memref<1x64x64xf16>, %c: memref
 // ASYNC-LABEL: func.func @conv_kernel
 // ASYNC-NOT: nvgpu.device_async_copy
 // ASYNC: gpu.terminator
+module attributes {onnx_tosa.target = "cuda:sm_90a"} {
 func.func @conv_kernel(%x: memref<1x9x9x64xf16>, %w: memref<3x3x64x128xf16>, %y: memref<1x7x7x128xf32>) {
   linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, onnx_tosa.tensor_cores, strides = dense<1> : tensor<2xi64>}
     ins(%x, %w : memref<1x9x9x64xf16>, memref<3x3x64x128xf16>) outs(%y : memref<1x7x7x128xf32>)
   return
+}
 }
 
 // -----
@@ -227,9 +241,11 @@ func.func @conv_kernel(%x: memref<1x9x9x64xf16>, %w: memref<3x3x64x128xf16>, %y:
 // KERNEL: workgroup(%[[SA:.*]] : memref<32x36xf32, #gpu.address_space<workgroup>>, %[[SB:.*]] : memref<32x36xf32, #gpu.address_space<workgroup>>)
 // KERNEL: vector.load %{{.*}} : memref<4096xf32>, vector<4xf32>
 // KERNEL-COUNT-4: gpu.subgroup_mma_load_matrix %[[SA]]{{.*}} -> !gpu.mma_matrix<16x8xf32, "AOp">
+module attributes {onnx_tosa.target = "cuda:sm_90a"} {
 func.func @tf32_kernel(%a: memref<1x64x64xf32>, %b: memref<1x64x64xf32>, %c: memref<1x64x64xf32>) {
   linalg.batch_matmul {onnx_tosa.tensor_cores} ins(%a, %b : memref<1x64x64xf32>, memref<1x64x64xf32>) outs(%c : memref<1x64x64xf32>)
   return
+}
 }
 
 // -----
@@ -249,6 +265,7 @@ func.func @tf32_kernel(%a: memref<1x64x64xf32>, %b: memref<1x64x64xf32>, %c: mem
 #qk_a = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>
 #qk_b = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d4, d3)>
 #qk_c = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>
+module attributes {onnx_tosa.target = "cuda:sm_90a"} {
 func.func @generic_contraction(%q: tensor<1x12x128x64xf16>, %k: tensor<1x12x64x128xf16>) -> tensor<1x12x128x128xf32> {
   %zero = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<1x12x128x128xf32>
@@ -268,6 +285,7 @@ func.func @bias_to_epilogue(%x: tensor<1x9x9x64xf16>, %w: tensor<3x3x64x128xf16>
   %0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>}
          ins(%x, %w : tensor<1x9x9x64xf16>, tensor<3x3x64x128xf16>) outs(%bias : tensor<1x7x7x128xf32>) -> tensor<1x7x7x128xf32>
   return %0 : tensor<1x7x7x128xf32>
+}
 }
 
 // -----
@@ -302,6 +320,7 @@ func.func @bias_to_epilogue(%x: tensor<1x9x9x64xf16>, %w: tensor<3x3x64x128xf16>
 // KERNEL: linalg.generic
 #id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 #row = affine_map<(d0, d1, d2) -> (0, 0, d2)>
+module attributes {onnx_tosa.target = "cuda:sm_90a"} {
 func.func @epilogue(%a: memref<1x64x64xf16>, %b: memref<1x64x64xf16>, %bias: memref<1x1x64xf16>,
                     %c: memref<1x64x64xf32>, %other: memref<4xf32>, %padded: memref<1x66x64xf16>) {
   %zero = arith.constant 0.0 : f32
@@ -332,6 +351,7 @@ func.func @no_epilogue(%a: memref<1x64x64xf16>, %b: memref<1x64x64xf16>, %c: mem
   }
   linalg.copy ins(%c : memref<1x64x64xf32>) outs(%e : memref<1x64x64xf32>)
   return
+}
 }
 
 // -----
@@ -367,6 +387,7 @@ func.func @no_epilogue(%a: memref<1x64x64xf16>, %b: memref<1x64x64xf16>, %c: mem
 // KERNEL-NOT: scf.if
 // KERNEL: gpu.terminator
 #id3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+module attributes {onnx_tosa.target = "cuda:sm_90a"} {
 func.func @large_tiles(%a: memref<1x2048x64xf16>, %b: memref<1x64x1152xf16>, %c: memref<1x2048x1152xf32>, %d: memref<1x2048x1152xf16>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<1x2048x1152xf32>)
@@ -378,6 +399,7 @@ func.func @large_tiles(%a: memref<1x2048x64xf16>, %b: memref<1x64x1152xf16>, %c:
     linalg.yield %t : f16
   }
   return
+}
 }
 
 // -----
@@ -417,6 +439,7 @@ func.func @large_tiles(%a: memref<1x2048x64xf16>, %b: memref<1x64x1152xf16>, %c:
 // KERNEL: return
 #id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 #row = affine_map<(d0, d1, d2) -> (0, 0, d2)>
+module attributes {onnx_tosa.target = "cuda:sm_90a"} {
 func.func @simt_kernel(%a: memref<1x40x64xf32>, %b: memref<1x64x64xf32>, %bias: memref<1x1x64xf32>, %c: memref<1x40x64xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<1x40x64xf32>)
@@ -428,6 +451,7 @@ func.func @simt_kernel(%a: memref<1x40x64xf32>, %b: memref<1x64x64xf32>, %bias: 
     linalg.yield %s : f32
   }
   return
+}
 }
 
 // -----
@@ -448,11 +472,13 @@ func.func @simt_kernel(%a: memref<1x40x64xf32>, %b: memref<1x64x64xf32>, %bias: 
 // KERNEL-COUNT-12: vector.load %[[P]]
 // KERNEL: vector.store %{{.*}}, %{{.*}} : memref<98304xf32>, vector<4xf32>
 // KERNEL-NOT: linalg
+module attributes {onnx_tosa.target = "cuda:sm_90a"} {
 func.func @split_k(%a: memref<1x128x3072xf16>, %b: memref<1x3072x768xf16>, %c: memref<1x128x768xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<1x128x768xf32>)
   linalg.batch_matmul {onnx_tosa.tensor_cores} ins(%a, %b : memref<1x128x3072xf16>, memref<1x3072x768xf16>) outs(%c : memref<1x128x768xf32>)
   return
+}
 }
 
 // -----
@@ -473,11 +499,13 @@ func.func @split_k(%a: memref<1x128x3072xf16>, %b: memref<1x3072x768xf16>, %c: m
 // KERNEL: arith.andi
 // KERNEL: scf.if
 // KERNEL: vector.load %[[SC]]
+module attributes {onnx_tosa.target = "cuda:sm_90a"} {
 func.func @edge_kernel(%a: memref<1x64x48xf16>, %b: memref<1x48x48xf16>, %c: memref<1x64x48xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<1x64x48xf32>)
   linalg.batch_matmul {onnx_tosa.tensor_cores} ins(%a, %b : memref<1x64x48xf16>, memref<1x48x48xf16>) outs(%c : memref<1x64x48xf32>)
   return
+}
 }
 
 // -----
@@ -491,12 +519,14 @@ func.func @edge_kernel(%a: memref<1x64x48xf16>, %b: memref<1x48x48xf16>, %c: mem
 // KERNEL: memref.load
 // KERNEL: arith.select %{{.*}} : f32
 // KERNEL: vector.from_elements
+module attributes {onnx_tosa.target = "cuda:sm_90a"} {
 func.func @rgb_kernel(%x: memref<1x20x20x3xf32>, %w: memref<3x3x3x32xf32>, %y: memref<1x18x18x32xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%y : memref<1x18x18x32xf32>)
   linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, onnx_tosa.simt_gemm, strides = dense<1> : tensor<2xi64>}
     ins(%x, %w : memref<1x20x20x3xf32>, memref<3x3x3x32xf32>) outs(%y : memref<1x18x18x32xf32>)
   return
+}
 }
 
 // -----
@@ -520,9 +550,11 @@ func.func @rgb_kernel(%x: memref<1x20x20x3xf32>, %w: memref<3x3x3x32xf32>, %y: m
 // KERNEL: gpu.launch blocks({{.*}}) in (%{{.*}} = %c6{{.*}}, %{{.*}} = %c16{{.*}}, %{{.*}} = %c4{{.*}}) threads({{.*}}) in (%{{.*}} = %c128{{.*}}, {{.*}}) workgroup(%{{.*}} : memref<32x68xf32, #gpu.address_space<workgroup>>, %{{.*}} : memref<32x132xf32, #gpu.address_space<workgroup>>)
 // KERNEL: gpu.launch
 // KERNEL-NOT: gpu.launch
+module attributes {onnx_tosa.target = "cuda:sm_90a"} {
 func.func @simt_split(%a: memref<1x1024x3072xf32>, %b: memref<1x3072x768xf32>, %c: memref<1x1024x768xf32>) {
   %zero = arith.constant 0.0 : f32
   linalg.fill ins(%zero : f32) outs(%c : memref<1x1024x768xf32>)
   linalg.batch_matmul {onnx_tosa.simt_gemm} ins(%a, %b : memref<1x1024x3072xf32>, memref<1x3072x768xf32>) outs(%c : memref<1x1024x768xf32>)
   return
+}
 }

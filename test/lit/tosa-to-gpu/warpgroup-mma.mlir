@@ -1,4 +1,4 @@
-// Warpgroup MMA (onnx-tosa-tensor-core-kernels{warpgroup-mma}, the default
+// Warpgroup MMA (onnx-tosa-kernel-config{warpgroup-mma},onnx-tosa-tensor-core-kernels, the default
 // for f16 on --target=cuda:sm_90a, whose table row the modules name): a 4096x1152 GEMM has two blocks per
 // multiprocessor with 128x128 tiles, 256 threads (two warpgroups of 64
 // rows). The tiles live in 3 x 32 KiB + 1 KiB of dynamic workgroup memory
@@ -11,13 +11,13 @@
 // its products. C goes to memory straight from the accumulators, two
 // floats at a time.
 // REQUIRES: ptxas
-// RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels{warpgroup-mma=true}))' | FileCheck %s
-// RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels))' | FileCheck %s --check-prefix=WMMA
+// RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-kernel-config{warpgroup-mma=true},onnx-tosa-tensor-core-kernels))' | FileCheck %s
+// RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-kernel-config,onnx-tosa-tensor-core-kernels))' | FileCheck %s --check-prefix=WMMA
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: onnx-tosa-compile %S/Inputs/matmul-4096x1152x512.mlir --precision=fp16 --target=cuda:sm_90a --cuda-format=ptx --dump-kernels=%t/ptx -o %t/m.otsa
 // RUN: cat %t/ptx/*.ptx | FileCheck %s --check-prefix=PTX
 // RUN: for f in %t/ptx/*.ptx; do ptxas -arch=sm_90a "$f" -o /dev/null || exit 1; done
-// RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-tensor-core-kernels{warpgroup-mma=true prefetch=1}))' | FileCheck %s --check-prefix=RUNNING
+// RUN: onnx-tosa-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(onnx-tosa-kernel-config{warpgroup-mma=true prefetch=1},onnx-tosa-tensor-core-kernels))' | FileCheck %s --check-prefix=RUNNING
 // RUN: onnx-tosa-compile %S/Inputs/matmul-4096x1152x512.mlir --precision=fp16 --target=cuda:sm_90a --cuda-format=ptx --gemm-tiling=wg64x128 --dump-kernels=%t/ptx64 -o %t/m64.otsa
 // RUN: cat %t/ptx64/*.ptx | FileCheck %s --check-prefix=PTX64
 // RUN: for f in %t/ptx64/*.ptx; do ptxas -arch=sm_90a "$f" -o /dev/null || exit 1; done

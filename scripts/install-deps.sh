@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything onnx-tosa needs to build and test on a fresh Debian 12 machine:
 # LLVM/MLIR 22 (Debian; clang's sanitizer and fuzzer runtimes for scripts/fuzz.sh), protobuf, Vulkan loader + Mesa lavapipe, SPIR-V tools, GoogleTest,
-# and a Python virtual environment (.venv) with the test tooling (onnx, onnxruntime, numpy, lit).
+# and Python virtual environments: .venv with the test tooling (onnx, onnxruntime, numpy, lit), .venv-tosa
+# with the official TOSA tools, .venv-serve with NVIDIA Triton Inference Server (PyTriton) and its clients.
 # Safe to run repeatedly: it skips what is already present.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,5 +45,13 @@ if ! .venv-tosa/bin/python -c "import tosa_tools_cli" 2>/dev/null; then
   "$PY" -m venv .venv-tosa
   .venv-tosa/bin/python -m pip install -q --upgrade pip
   .venv-tosa/bin/python -m pip install -q -r scripts/requirements-tosa.txt
+fi
+# NVIDIA Triton Inference Server (PyTriton) for the serving tests, apart
+# (see scripts/requirements-serve.txt).
+if ! .venv-serve/bin/python -c "import pytriton, tritonclient.grpc, onnxruntime" 2>/dev/null; then
+  echo "install-deps: pip install Triton Inference Server (PyTriton) into .venv-serve"
+  "$PY" -m venv .venv-serve
+  .venv-serve/bin/python -m pip install -q --upgrade pip
+  .venv-serve/bin/python -m pip install -q -r scripts/requirements-serve.txt
 fi
 echo "install-deps: ok"

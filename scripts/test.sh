@@ -6,7 +6,8 @@
 # end-to-end model tests against onnxruntime and the harness tests
 # (pytest), on the default target (vulkan: lavapipe on a machine without a
 # GPU); in between, a short fuzzing run (the artifact and .npy readers, and
-# malformed models through the compiler and runtime).
+# malformed models through the compiler and runtime); last, the model served
+# by Triton Inference Server under load.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh || exit 1
@@ -44,6 +45,10 @@ echo "== end-to-end and harness tests (pytest, target $TARGET)"
 export ONNX_TOSA_BIN_DIR="$PWD/$BUILD_DIR/bin"
 .venv/bin/python -m pytest -q -p no:cacheprovider test/e2e test/conformance \
   || failed+=(pytest)
+
+echo "== serving: onnx-tosa behind Triton Inference Server (HTTP, gRPC, 2000 requests, faults, shutdown)"
+ONNX_TOSA_SERVE_DEVICE=$TARGET .venv-serve/bin/python -m pytest -q -p no:cacheprovider \
+  test/serving || failed+=(serving)
 
 if ((${#failed[@]})); then
   echo "FAILED: ${failed[*]}" >&2

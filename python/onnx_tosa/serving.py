@@ -1,0 +1,207 @@
+"""onnx-tosa models behind NVIDIA Triton Inference Server.
+
+Triton serves (HTTP and gRPC endpoints, health and readiness, Prometheus
+metrics, request validation, scheduling over model instances); PyTriton
+(`nvidia-pytriton`, which bundles the server) runs our Python callables as
+Triton models. Each model instance is one onnx_tosa.InferenceSession on its
+device; instances on one device share the model's weights (the runtime
+shares equal constants between sessions on a device). Requests run one at a
+time per instance, at the artifact's own shapes: there is no dynamic
+batching yet (a model compiled with --dim is served at each of its
+programs' shapes).
+
+    onnx-tosa-serve model.onnx --device vulkan:0 --instances 2
+
+or from Python:
+
+    from onnx_tosa import serving
+    serving.serve({"mlp": "mlp.onnx"}, devices=["cuda:0", "cuda:1"])
+
+Needs `pip install nvidia-pytriton` (see docs/serving.md).
+"""
+import argparse
+import logging
+import os
+import signal
+import sys
+import sysconfig
+from pathlib import Path
+
+import numpy as np
+
+log = logging.getLogger("onnx_tosa.serving")
+
+
+def _python_library_first():
+    """Triton's Python backend stub loads libpython3.X.so by name; where
+    the system's is another patch release than this interpreter's standard
+    library (a pyenv Python on Debian, say), the stub fails inside the
+    standard library. This interpreter's own library, put first on the
+    search path that tritonserver inherits, is the one it loads."""
+    libdir = sysconfig.get_config_var("LIBDIR")
+    soname = sysconfig.get_config_var("INSTSONAME")
+    if not libdir or not soname or not (Path(libdir) / soname).is_file():
+        return
+    paths = os.environ.get("LD_LIBRARY_PATH", "").split(os.pathsep)
+    if libdir not in paths:
+        os.environ["LD_LIBRARY_PATH"] = os.pathsep.join(
+            [libdir] + [p for p in paths if p])
+
+
+def _pytriton():
+    try:
+        from pytriton.model_config import ModelConfig, Tensor
+        from pytriton.triton import Triton, TritonConfig
+    except ImportError as e:
+        raise ImportError(
+            "onnx_tosa.serving needs PyTriton: pip install nvidia-pytriton "
+            "(see docs/serving.md)") from e
+    return ModelConfig, Tensor, Triton, TritonConfig
+
+
+def _tensors(args, Tensor):
+    """Triton's tensor specs of the session's inputs or outputs (-1 where
+    the artifact's programs differ)."""
+    specs = []
+    for a in args:
+        if a.dtype is None:
+            raise ValueError(f"{a.name}: {a.type} has no numpy type, which "
+                             "Triton's Python models need")
+        specs.append(Tensor(name=a.name, dtype=a.dtype, shape=tuple(a.shape)))
+    return specs
+
+
+def _infer_function(session):
+    """The callable of one model instance: each request's inputs through
+    the session, all of its outputs back."""
+    inputs = [a.name for a in session.get_inputs()]
+    outputs = [a.name for a in session.get_outputs()]
+
+    def infer(requests):
+        responses = []
+        for request in requests:
+            feeds = {name: np.asarray(request[name]) for name in inputs}
+            responses.append(dict(zip(outputs, session.run(outputs, feeds))))
+        return responses
+
+    return infer
+
+
+def bind(triton, name, model, devices=("auto",), instances=1,
+         compile_options=None, progress=None):
+    """Adds model `name` to the running `triton` (a pytriton Triton):
+    `instances` sessions of `model` (an .onnx, compiled once into the cache,
+    or an .otsa artifact) on each of `devices`. Returns the sessions."""
+    from .session import InferenceSession
+    ModelConfig, Tensor, _, _ = _pytriton()
+    sessions = []
+    for device in devices:
+        for _ in range(instances):
+            sessions.append(InferenceSession(
+                str(model), device=device, progress=progress,
+                **(compile_options or {})))
+            log.info("%s: instance %d on %s", name, len(sessions),
+                     sessions[-1].device.id)
+    first = sessions[0]
+    triton.bind(model_name=name,
+                infer_func=[_infer_function(s) for s in sessions],
+                inputs=_tensors(first.get_inputs(), Tensor),
+                outputs=_tensors(first.get_outputs(), Tensor),
+                config=ModelConfig(batching=False),
+                strict=True)
+    return sessions
+
+
+def serve(models, *, devices=("auto",), instances=1, http_port=8000,
+          grpc_port=8001, metrics_port=8002, address="0.0.0.0",
+          compile_options=None, ready=None):
+    """Serves `models` ({name: .onnx or .otsa path}) until SIGINT or
+    SIGTERM, then shuts Triton down. `ready()` is called once every model
+    is loaded and the endpoints answer."""
+    _python_library_first()
+    _, _, Triton, TritonConfig = _pytriton()
+    config = TritonConfig(http_address=address, http_port=http_port,
+                          grpc_address=address, grpc_port=grpc_port,
+                          metrics_port=metrics_port, exit_timeout_secs=5)
+    stop = []
+    with Triton(config=config) as triton:
+        for name, model in models.items():
+            bind(triton, name, model, devices, instances, compile_options)
+        triton.run()
+        log.info("serving %s: HTTP %s:%d, gRPC %s:%d, metrics :%d",
+                 ", ".join(models), address, http_port, address, grpc_port,
+                 metrics_port)
+
+        def on_signal(signum, _frame):
+            log.info("signal %d: shutting down", signum)
+            stop.append(signum)
+            triton.stop()
+
+        signal.signal(signal.SIGTERM, on_signal)
+        signal.signal(signal.SIGINT, on_signal)
+        if ready:
+            ready()
+        # (Returns once stop() was called.)
+        triton.serve()
+
+
+def _compile_options(pairs):
+    """KEY=VALUE (the compiler's option names, '-' or '_') as keyword
+    arguments for onnx_tosa.compile."""
+    options = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise SystemExit(f"onnx-tosa-serve: bad --compile-option "
+                             f"'{pair}' (expected KEY=VALUE, e.g. "
+                             "precision=fp16)")
+        options[key.replace("-", "_")] = value
+    return options
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(
+        prog="onnx-tosa-serve",
+        description="Serve an ONNX model (or an onnx-tosa artifact) with "
+                    "NVIDIA Triton Inference Server: HTTP, gRPC, metrics")
+    p.add_argument("model", help="model.onnx or model.otsa")
+    p.add_argument("--name", help="the model's name on the server "
+                                  "(default: the file's stem)")
+    p.add_argument("--device", action="append",
+                   help="a device for instances (repeatable: cuda:0, "
+                        "cuda:1, vulkan:0; default: auto)")
+    p.add_argument("--instances", type=int, default=1,
+                   help="model instances per device (default 1)")
+    p.add_argument("--address", default="0.0.0.0",
+                   help="address the endpoints listen on (default 0.0.0.0)")
+    p.add_argument("--http-port", type=int, default=8000)
+    p.add_argument("--grpc-port", type=int, default=8001)
+    p.add_argument("--metrics-port", type=int, default=8002)
+    p.add_argument("--compile-option", action="append", default=[],
+                   metavar="KEY=VALUE",
+                   help="an onnx-tosa-compile option for an .onnx model "
+                        "(repeatable: precision=fp16)")
+    args = p.parse_args(argv)
+    logging.basicConfig(level=logging.INFO,
+                        format="onnx-tosa-serve: %(message)s")
+    if args.instances < 1:
+        p.error("--instances must be at least 1")
+    model = Path(args.model)
+    if not model.is_file():
+        p.error(f"no such model file: {model}")
+    name = args.name or model.name.split(".")[0]
+    try:
+        serve({name: model}, devices=args.device or ["auto"],
+              instances=args.instances, http_port=args.http_port,
+              grpc_port=args.grpc_port, metrics_port=args.metrics_port,
+              address=args.address,
+              compile_options=_compile_options(args.compile_option),
+              ready=lambda: print("onnx-tosa-serve: ready", flush=True))
+    except Exception as e:  # the server's and the compiler's errors alike
+        print(f"onnx-tosa-serve: error: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -5,12 +5,24 @@ metrics, request validation, scheduling over model instances); PyTriton
 (`nvidia-pytriton`, which bundles the server) runs our Python callables as
 Triton models. Each model instance is one onnx_tosa.InferenceSession on its
 device; instances on one device share the model's weights (the runtime
-shares equal constants between sessions on a device). Requests run one at a
-time per instance, at the artifact's own shapes: there is no dynamic
-batching yet (a model compiled with --dim is served at each of its
-programs' shapes).
+shares equal constants between sessions on a device).
+
+Dynamic batching: a model whose batch is a symbolic dimension, compiled
+for several of its values (--dim N=1,2,4,8: one program each), is served
+with Triton's dynamic batcher. Triton gathers requests (each of any batch
+up to the largest) into one execution; its batch is padded with zero rows
+to the smallest compiled batch that holds it, run, and cut back. That is
+right for models whose rows are computed independently of each other (what
+batching assumes anywhere), which the user says by asking for it
+(--dynamic-batching). Other models run each request at the artifact's own
+shapes, one at a time per instance (instances run concurrently).
 
     onnx-tosa-serve model.onnx --device vulkan:0 --instances 2
+
+or, gathering requests into batches of a model compiled for several:
+
+    onnx-tosa-serve model.onnx --dynamic-batching \
+        --compile-option dim=N=1,2,4,8
 
 or from Python:
 
@@ -20,6 +32,7 @@ or from Python:
 Needs `pip install nvidia-pytriton` (see docs/serving.md).
 """
 import argparse
+import dataclasses
 import logging
 import os
 import signal
@@ -61,13 +74,14 @@ def _pytriton():
 
 def _tensors(args, Tensor):
     """Triton's tensor specs of the session's inputs or outputs (-1 where
-    the artifact's programs differ)."""
+    the artifact's programs differ: None in their shapes)."""
     specs = []
     for a in args:
         if a.dtype is None:
             raise ValueError(f"{a.name}: {a.type} has no numpy type, which "
                              "Triton's Python models need")
-        specs.append(Tensor(name=a.name, dtype=a.dtype, shape=tuple(a.shape)))
+        shape = tuple(-1 if d is None else d for d in a.shape)
+        specs.append(Tensor(name=a.name, dtype=a.dtype, shape=shape))
     return specs
 
 
@@ -87,13 +101,67 @@ def _infer_function(session):
     return infer
 
 
+def batch_sizes(session):
+    """The batches the session's programs were compiled for (the values of
+    the first dimension of every input and output, which is the only one
+    that differs between them), sorted; [] when it has no such programs."""
+    variants = session.shape_variants()
+    args = session.get_inputs() + session.get_outputs()
+    # (get_inputs and get_outputs give None where the programs differ.)
+    if len(variants) < 2 or any(
+            not a.shape or a.shape[0] is not None or None in a.shape[1:]
+            for a in args):
+        return []
+    sizes = []
+    for shapes in variants:
+        firsts = {shape[0] for shape in shapes.values()}
+        if len(firsts) != 1:
+            return []
+        sizes.append(firsts.pop())
+    return sorted(set(sizes))
+
+
+def _batched_infer_function(session, sizes):
+    """The callable of one instance under Triton's dynamic batcher: the
+    requests' rows concatenated, padded with zero rows to the smallest
+    compiled batch that holds them, run, cut back and split."""
+    inputs = [a.name for a in session.get_inputs()]
+    outputs = [a.name for a in session.get_outputs()]
+
+    def infer(requests):
+        rows = [len(np.asarray(r[inputs[0]])) for r in requests]
+        total = sum(rows)
+        size = next(b for b in sizes if b >= total)
+        feeds = {}
+        for name in inputs:
+            x = np.concatenate([np.asarray(r[name]) for r in requests])
+            if size > total:
+                pad = np.zeros((size - total,) + x.shape[1:], x.dtype)
+                x = np.concatenate([x, pad])
+            feeds[name] = x
+        results = session.run(outputs, feeds)
+        responses, start = [], 0
+        for n in rows:
+            responses.append({name: y[start:start + n]
+                              for name, y in zip(outputs, results)})
+            start += n
+        return responses
+
+    return infer
+
+
 def bind(triton, name, model, devices=("auto",), instances=1,
-         compile_options=None, progress=None):
+         compile_options=None, progress=None, dynamic_batching=False,
+         max_queue_delay_us=1000):
     """Adds model `name` to the running `triton` (a pytriton Triton):
     `instances` sessions of `model` (an .onnx, compiled once into the cache,
-    or an .otsa artifact) on each of `devices`. Returns the sessions."""
+    or an .otsa artifact) on each of `devices`. With `dynamic_batching`,
+    Triton's batcher gathers requests for up to `max_queue_delay_us` into
+    batches the artifact was compiled for (batch_sizes). Returns the
+    sessions."""
     from .session import InferenceSession
     ModelConfig, Tensor, _, _ = _pytriton()
+    from pytriton.model_config import DynamicBatcher
     sessions = []
     for device in devices:
         for _ in range(instances):
@@ -103,18 +171,38 @@ def bind(triton, name, model, devices=("auto",), instances=1,
             log.info("%s: instance %d on %s", name, len(sessions),
                      sessions[-1].device.id)
     first = sessions[0]
-    triton.bind(model_name=name,
-                infer_func=[_infer_function(s) for s in sessions],
-                inputs=_tensors(first.get_inputs(), Tensor),
-                outputs=_tensors(first.get_outputs(), Tensor),
-                config=ModelConfig(batching=False),
-                strict=True)
+    inputs = _tensors(first.get_inputs(), Tensor)
+    outputs = _tensors(first.get_outputs(), Tensor)
+    if dynamic_batching:
+        sizes = batch_sizes(first)
+        if not sizes:
+            raise ValueError(
+                f"{name}: dynamic batching needs programs for several "
+                "batches, the first dimension of every input and output "
+                f"(compile with --dim, e.g. dim=N=1,2,4,8); it has "
+                f"{first.shape_variants()}")
+        # Triton's tensors of a batched model leave the batch out.
+        inputs, outputs = ([dataclasses.replace(t, shape=t.shape[1:])
+                            for t in specs] for specs in (inputs, outputs))
+        config = ModelConfig(
+            max_batch_size=sizes[-1],
+            batcher=DynamicBatcher(
+                max_queue_delay_microseconds=max_queue_delay_us,
+                preferred_batch_size=sizes))
+        functions = [_batched_infer_function(s, sizes) for s in sessions]
+        log.info("%s: dynamic batching up to %d (compiled for %s)", name,
+                 sizes[-1], sizes)
+    else:
+        config = ModelConfig(batching=False)
+        functions = [_infer_function(s) for s in sessions]
+    triton.bind(model_name=name, infer_func=functions, inputs=inputs,
+                outputs=outputs, config=config, strict=True)
     return sessions
 
 
 def serve(models, *, devices=("auto",), instances=1, http_port=8000,
           grpc_port=8001, metrics_port=8002, address="0.0.0.0",
-          compile_options=None, ready=None):
+          compile_options=None, dynamic_batching=False, ready=None):
     """Serves `models` ({name: .onnx or .otsa path}) until SIGINT or
     SIGTERM, then shuts Triton down. `ready()` is called once every model
     is loaded and the endpoints answer."""
@@ -126,7 +214,8 @@ def serve(models, *, devices=("auto",), instances=1, http_port=8000,
     stop = []
     with Triton(config=config) as triton:
         for name, model in models.items():
-            bind(triton, name, model, devices, instances, compile_options)
+            bind(triton, name, model, devices, instances, compile_options,
+                 dynamic_batching=dynamic_batching)
         triton.run()
         log.info("serving %s: HTTP %s:%d, gRPC %s:%d, metrics :%d",
                  ", ".join(models), address, http_port, address, grpc_port,
@@ -177,6 +266,11 @@ def main(argv=None):
     p.add_argument("--http-port", type=int, default=8000)
     p.add_argument("--grpc-port", type=int, default=8001)
     p.add_argument("--metrics-port", type=int, default=8002)
+    p.add_argument("--dynamic-batching", action="store_true",
+                   help="Triton's dynamic batcher gathers requests into the "
+                        "batches the model was compiled for (--dim on its "
+                        "batch, e.g. --compile-option dim=N=1,2,4,8); its "
+                        "rows must be computed independently")
     p.add_argument("--compile-option", action="append", default=[],
                    metavar="KEY=VALUE",
                    help="an onnx-tosa-compile option for an .onnx model "
@@ -196,6 +290,7 @@ def main(argv=None):
               grpc_port=args.grpc_port, metrics_port=args.metrics_port,
               address=args.address,
               compile_options=_compile_options(args.compile_option),
+              dynamic_batching=args.dynamic_batching,
               ready=lambda: print("onnx-tosa-serve: ready", flush=True))
     except Exception as e:  # the server's and the compiler's errors alike
         print(f"onnx-tosa-serve: error: {e}", file=sys.stderr)

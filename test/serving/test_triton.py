@@ -56,10 +56,10 @@ def model(tmp_path_factory):
     return make_models.write_models(out, ["mlp"])["mlp"]
 
 
-@pytest.fixture(scope="module")
-def server(model, tmp_path_factory):
-    """onnx-tosa-serve with 2 instances of the mlp on the Vulkan device;
-    yields (process, http port, grpc port, metrics port)."""
+def start_server(model, tmp_path_factory, *extra):
+    """onnx-tosa-serve with 2 instances of `model` on the Vulkan device,
+    once it says it is ready; returns (process, [http, grpc, metrics
+    ports])."""
     ports = [free_port() for _ in range(3)]
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(
@@ -73,7 +73,7 @@ def server(model, tmp_path_factory):
          "--device", os.environ.get("ONNX_TOSA_SERVE_DEVICE", "vulkan"),
          "--instances", "2", "--address", "127.0.0.1",
          "--http-port", str(ports[0]), "--grpc-port", str(ports[1]),
-         "--metrics-port", str(ports[2])],
+         "--metrics-port", str(ports[2]), *extra],
         stdout=subprocess.PIPE, stderr=logfile, text=True, env=env)
     lines = queue.Queue()
     threading.Thread(target=lambda: [lines.put(l) for l in proc.stdout],
@@ -81,19 +81,27 @@ def server(model, tmp_path_factory):
     deadline = time.monotonic() + START_SECONDS
     while True:
         try:
-            line = lines.get(timeout=max(0.1, deadline - time.monotonic()))
+            line = lines.get(timeout=1)
         except queue.Empty:
-            line = None
-        if line and "ready" in line:
+            line = ""
+        if "ready" in line:
             break
-        if line is None or proc.poll() is not None:
+        if proc.poll() is not None or time.monotonic() > deadline:
             proc.kill()
-            pytest.fail(f"the server did not come up:\n{log.read_text()[-4000:]}")
+            pytest.fail("the server did not come up:\n"
+                        + log.read_text()[-4000:])
     proc.log = log
+    proc.logfile = logfile
+    return proc, ports
+
+
+@pytest.fixture(scope="module")
+def server(model, tmp_path_factory):
+    proc, ports = start_server(model, tmp_path_factory)
     yield proc, ports
     if proc.poll() is None:
         proc.kill()
-    logfile.close()
+    proc.logfile.close()
 
 
 def inputs_for(i):
@@ -212,3 +220,121 @@ def test_clean_shutdown(server):
     assert code == 0, proc.log.read_text()[-4000:]
     with pytest.raises(OSError):
         socket.create_connection(("127.0.0.1", http), timeout=5).close()
+
+
+# Dynamic batching ------------------------------------------------------------
+
+BATCHES = [1, 2, 4, 8]
+
+
+@pytest.fixture(scope="module")
+def batched_model(tmp_path_factory):
+    """x[N, 64] -> Gemm -> Relu -> Gemm -> Softmax -> y[N, 10], N symbolic:
+    rows computed independently of each other."""
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+    rng = np.random.default_rng(7)
+    w1 = numpy_helper.from_array(
+        rng.uniform(-0.5, 0.5, (64, 32)).astype(np.float32), "w1")
+    w2 = numpy_helper.from_array(
+        rng.uniform(-0.5, 0.5, (32, 10)).astype(np.float32), "w2")
+    graph = helper.make_graph(
+        [helper.make_node("Gemm", ["x", "w1"], ["h"]),
+         helper.make_node("Relu", ["h"], ["r"]),
+         helper.make_node("Gemm", ["r", "w2"], ["z"]),
+         helper.make_node("Softmax", ["z"], ["y"], axis=-1)],
+        "batched_mlp",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 64])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 10])],
+        [w1, w2])
+    path = tmp_path_factory.mktemp("batched") / "batched.onnx"
+    onnx.save_model(helper.make_model(
+        graph, opset_imports=[helper.make_opsetid("", 17)], ir_version=10),
+        path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def batched_server(batched_model, tmp_path_factory):
+    proc, ports = start_server(
+        batched_model, tmp_path_factory, "--dynamic-batching",
+        "--compile-option", "dim=N=" + ",".join(map(str, BATCHES)))
+    yield proc, ports
+    if proc.poll() is None:
+        proc.kill()
+    proc.logfile.close()
+
+
+def test_dynamic_batching(batched_server, batched_model):
+    """800 requests of 1 or 2 rows from 8 clients: Triton's batcher runs
+    them in fewer executions (padded to a compiled batch), and each
+    request gets onnxruntime's rows for its own input; a request of more
+    rows than the largest batch is refused."""
+    _, (http, grpc, metrics) = batched_server
+    client = tritonclient_http.InferenceServerClient(f"127.0.0.1:{http}")
+    config = client.get_model_config("batched")
+    assert config["max_batch_size"] == BATCHES[-1], config
+    assert config["input"][0]["dims"] == [64], config
+    ort = onnxruntime.InferenceSession(str(batched_model),
+                                       providers=["CPUExecutionProvider"])
+    total = 800
+
+    def rows(i):
+        return np.random.default_rng(10_000 + i).uniform(
+            -1, 1, (1 + i % 2, 64)).astype(np.float32)
+
+    answered, errors, lock = {}, [], threading.Lock()
+
+    def run(k):
+        module = tritonclient_grpc if k % 2 else tritonclient_http
+        c = module.InferenceServerClient(
+            f"127.0.0.1:{grpc if k % 2 else http}")
+        for i in range(k, total, CLIENTS):
+            x = rows(i)
+            inp = module.InferInput("x", list(x.shape), "FP32")
+            inp.set_data_from_numpy(x)
+            try:
+                y = c.infer("batched", [inp]).as_numpy("y")
+            except Exception as e:  # recorded, asserted on below
+                with lock:
+                    errors.append((i, repr(e)))
+                continue
+            with lock:
+                answered.setdefault(i, []).append(y)
+
+    threads = [threading.Thread(target=run, args=(k,))
+               for k in range(CLIENTS)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=LOAD_SECONDS)
+    assert not any(t.is_alive() for t in threads), "the load did not finish"
+    assert not errors, errors[:5]
+    assert sorted(answered) == list(range(total))
+    for i, ys in answered.items():
+        assert len(ys) == 1, f"request {i} answered {len(ys)} times"
+        np.testing.assert_allclose(ys[0], ort.run(["y"], {"x": rows(i)})[0],
+                                   rtol=RTOL, atol=ATOL,
+                                   err_msg=f"request {i}")
+    text = urllib.request.urlopen(
+        f"http://127.0.0.1:{metrics}/metrics", timeout=30).read().decode()
+
+    def metric(name):
+        for line in text.splitlines():
+            if line.startswith(name + "{") and 'model="batched"' in line:
+                return float(line.split()[1])
+        raise AssertionError(f"no {name} for the model in the metrics")
+
+    requests = metric("nv_inference_request_success")
+    executions = metric("nv_inference_exec_count")
+    print(f"\ndynamic batching: {requests:.0f} requests in "
+          f"{executions:.0f} executions")
+    assert requests >= total
+    assert executions < requests, (executions, requests)
+    # More rows than the largest compiled batch: Triton refuses it.
+    x = np.zeros((BATCHES[-1] + 1, 64), np.float32)
+    inp = tritonclient_http.InferInput("x", list(x.shape), "FP32")
+    inp.set_data_from_numpy(x)
+    with pytest.raises(InferenceServerException) as refused:
+        client.infer("batched", [inp])
+    assert refused.value.status() == "400", refused.value

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "host_tensors.h"
+#include "input_values.h"
 
 #include "onnx_tosa/artifact.h"
 #include "onnx_tosa/npy.h"
@@ -36,7 +37,12 @@ options:
   --device=NAME          auto (default: the best device of the backend the
                          artifact was compiled for), cuda, cuda:N, vulkan,
                          vulkan:N, vulkan:lavapipe
-  --input NAME=FILE.npy  value of model input NAME (repeatable)
+  --input NAME=FILE.npy  value of model input NAME (repeatable), or inline:
+  --input NAME=2x8xf32=1 every element 1; 3xi64=1,2,3 one value per
+                         element; f32=0.5 a scalar (types f16 f32 f64 i1
+                         i8 i16 i32 i64 u8 u16 u32 u64)
+  --inputs FILE.npz      every array of the archive (numpy.savez or
+                         savez_compressed) is the input of its name
   --random-inputs[=SEED] fill inputs not given with --input: floats uniform
                          in [-1, 1), integers and bools 0 or 1 (default
                          seed 0); also written as DIR/input_<name>.npy
@@ -109,7 +115,9 @@ struct CliError {
 struct Options {
   std::string artifact;
   std::string device = "auto";
-  std::vector<std::pair<std::string, std::string>> inputs; // name, file
+  /// name, and a .npy file or an inline value ("2x8xf32=1")
+  std::vector<std::pair<std::string, std::string>> inputs;
+  std::vector<std::string> archives; ///< .npz files of inputs
   bool randomInputs = false;
   uint64_t seed = 0;
   std::string outputDir = ".";
@@ -171,8 +179,13 @@ Options parseArgs(int argc, char **argv) {
     } else if (flagValue(argc, argv, i, "--input", value)) {
       size_t eq = value.find('=');
       if (eq == std::string::npos || eq == 0 || eq + 1 == value.size())
-        fail("--input expects NAME=FILE.npy, got '" + value + "'");
+        fail("--input expects NAME=FILE.npy or NAME=DIMx...xTYPE=VALUES, "
+             "got '" + value + "'");
       o.inputs.emplace_back(value.substr(0, eq), value.substr(eq + 1));
+    } else if (flagValue(argc, argv, i, "--inputs", value)) {
+      if (value.empty())
+        fail("--inputs expects an .npz file");
+      o.archives.push_back(value);
     } else if (arg == "--random-inputs") {
       o.randomInputs = true;
     } else if (arg.rfind("--random-inputs=", 0) == 0) {
@@ -302,14 +315,30 @@ int runTool(const Options &o) {
     deviceName = target == onnx_tosa::Target::Cuda ? "cuda" : "vulkan";
   Device device = Device::open(deviceName);
   Session session = Session::load(device, o.artifact);
-  // Every input file is read once, here.
-  std::vector<NpyArray> arrays(o.inputs.size());
-  for (size_t k = 0; k < o.inputs.size(); ++k) {
+  // Every input is read once, here: (name, where it came from) and its
+  // array.
+  std::vector<std::pair<std::string, std::string>> sources;
+  std::vector<NpyArray> arrays;
+  for (const auto &[name, source] : o.inputs) {
     std::string error;
-    if (!readNpy(o.inputs[k].second, arrays[k], error))
-      fail("input '" + o.inputs[k].first + "': " + error);
+    NpyArray array;
+    if (isInlineValue(source) ? !parseInlineValue(source, array, error)
+                              : !readNpy(source, array, error))
+      fail("input '" + name + "': " + error);
+    sources.emplace_back(name, source);
+    arrays.push_back(std::move(array));
   }
-  size_t variant = chooseVariant(session, o.inputs, arrays);
+  for (const std::string &archive : o.archives) {
+    std::vector<std::pair<std::string, NpyArray>> entries;
+    std::string error;
+    if (!readNpz(archive, entries, error))
+      fail("--inputs: " + error);
+    for (auto &[name, array] : entries) {
+      sources.emplace_back(name, archive);
+      arrays.push_back(std::move(array));
+    }
+  }
+  size_t variant = chooseVariant(session, sources, arrays);
   std::vector<TensorInfo> inputs = session.inputs(variant);
   std::vector<TensorInfo> outputs = session.outputs(variant);
 
@@ -324,8 +353,8 @@ int runTool(const Options &o) {
   // any other name is reported as unknown.
   std::vector<TensorInfo> extraInfo;
   std::vector<std::vector<uint8_t>> extraData;
-  for (size_t k = 0; k < o.inputs.size(); ++k) {
-    const auto &[name, file] = o.inputs[k];
+  for (size_t k = 0; k < sources.size(); ++k) {
+    const auto &[name, file] = sources[k];
     NpyArray &arr = arrays[k];
     auto it = inputIndex.find(name);
     if (it == inputIndex.end()) {
@@ -355,7 +384,8 @@ int runTool(const Options &o) {
   }
   if (!missing.empty() && !o.randomInputs)
     fail("missing input " + missing +
-         "; give each with --input NAME=FILE.npy or use --random-inputs");
+         "; give each with --input NAME=FILE.npy (or NAME=DIMx...xTYPE="
+         "VALUES), --inputs FILE.npz, or use --random-inputs");
 
   fs::path dir(o.outputDir);
   std::error_code ec;

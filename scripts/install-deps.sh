@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs everything onnx-tosa needs to build and test on a fresh Debian 12 machine:
-# LLVM/MLIR 22 (Debian; clang's sanitizer and fuzzer runtimes for scripts/fuzz.sh), protobuf, Vulkan loader + Mesa lavapipe, SPIR-V tools, GoogleTest,
+# LLVM/MLIR 22 (Debian; clang's sanitizer and fuzzer runtimes for scripts/fuzz.sh), protobuf, zlib (.npz inputs), Vulkan loader + Mesa lavapipe, SPIR-V tools, GoogleTest,
 # and Python virtual environments: .venv with the test tooling (onnx, onnxruntime, numpy, lit), .venv-tosa
 # with the official TOSA tools, .venv-serve with NVIDIA Triton Inference Server (PyTriton) and its clients.
 # Safe to run repeatedly: it skips what is already present.
@@ -11,7 +11,7 @@ APT_PACKAGES=(
   cmake ninja-build g++ pkg-config
   libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools lld-22 clang-22
   libclang-rt-22-dev
-  libprotobuf-dev protobuf-compiler
+  libprotobuf-dev protobuf-compiler zlib1g-dev
   libvulkan-dev mesa-vulkan-drivers vulkan-tools spirv-tools
   libgtest-dev
   python3-venv

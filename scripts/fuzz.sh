@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes what users hand the project:
-#  - the readers of artifacts and .npy inputs (test/fuzz/*_fuzz.cpp), with
+#  - the readers of artifacts, .npy and .npz inputs and inline input values
+#    (test/fuzz/*_fuzz.cpp), with
 #    libFuzzer under AddressSanitizer and UndefinedBehaviorSanitizer
 #    (clang-22, libclang-rt-22-dev); seeds are real artifacts and .npy files
 #    of every dtype, made here; crashes go to build-fuzz/crashes/;
@@ -9,7 +10,7 @@
 #    build-fuzz/models/.
 # Any crash fails the script.
 #
-#   scripts/fuzz.sh                # 20 s per reader, 150 models, fixed seeds (CI)
+#   scripts/fuzz.sh                # 20 s per reader (3), 150 models, fixed seeds (CI)
 #   scripts/fuzz.sh 3600 20000     # the long run, on demand
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -29,15 +30,21 @@ flags=(-std=c++17 -g -O1 -fno-omit-frame-pointer
        -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
        -Iruntime/include -Iruntime/src -DONNX_TOSA_VERSION='"fuzz"')
 common=(runtime/src/artifact.cpp runtime/src/npy.cpp runtime/src/file_io.cpp)
-for target in artifact npy; do
+# onnx-tosa-run's .npz and inline-value readers (and zlib, which inflates).
+run_inputs=(-Itools/onnx-tosa-run tools/onnx-tosa-run/input_values.cpp
+            tools/onnx-tosa-run/half.cpp -lz)
+TARGETS=(artifact npy inputs)
+for target in "${TARGETS[@]}"; do
   echo "fuzz: building ${target}_fuzz"
+  extra=()
+  [[ $target == inputs ]] && extra=("${run_inputs[@]}")
   "$CXX" "${flags[@]}" "test/fuzz/${target}_fuzz.cpp" "${common[@]}" \
-    -o "$OUT/${target}_fuzz" || exit 1
+    "${extra[@]}" -o "$OUT/${target}_fuzz" || exit 1
 done
 
 # Seeds: an artifact of the example model (when the compiler is built) and
 # .npy files of every dtype the reader takes, in each format version.
-mkdir -p "$OUT/seeds/artifact" "$OUT/seeds/npy"
+mkdir -p "$OUT/seeds/artifact" "$OUT/seeds/npy" "$OUT/seeds/inputs"
 PY=.venv/bin/python
 [[ -x $PY ]] || PY=python3
 if [[ -x "$BIN_DIR/onnx-tosa-compile" ]] &&
@@ -59,10 +66,16 @@ np.save(f"{out}/scalar.npy", np.float32(1.5))
 np.save(f"{out}/empty.npy", np.zeros((0, 4), np.int32))
 with open(f"{out}/v2.npy", "wb") as f:
     np.lib.format.write_array(f, np.ones((2, 2), np.float32), version=(2, 0))
+inputs = out.replace("/npy", "/inputs")
+np.savez(f"{inputs}/stored.npz", x=np.ones((2, 3), np.float32),
+         ids=np.arange(4, dtype=np.int64))
+np.savez_compressed(f"{inputs}/compressed.npz", x=np.arange(6, dtype=np.float16))
+for i, spec in enumerate(["2x3xf32=1", "3xi64=1,2,3", "f32=0.5", "2xi1=true,0"]):
+    open(f"{inputs}/inline{i}.txt", "w").write(spec)
 PYEOF
 
 status=0
-for target in artifact npy; do
+for target in "${TARGETS[@]}"; do
   corpus="$OUT/corpus/$target"
   mkdir -p "$corpus"
   echo "fuzz: ${target}_fuzz for ${SECONDS_PER_TARGET} s"

@@ -38,7 +38,7 @@ echo "== the official TOSA conformance tests (a sample of operators) on our pipe
 .venv/bin/python test/tosa/cts.py -j "$(nproc)" --bin-dir "$BUILD_DIR/bin" \
   --target "$TARGET" --out "$BUILD_DIR/tosa-cts" || failed+=(tosa-cts)
 
-echo "== fuzzing: the artifact and .npy readers (20 s each; ASan, UBSan), 150 malformed models"
+echo "== fuzzing: the artifact, .npy, .npz and inline-input readers (20 s each; ASan, UBSan), 150 malformed models"
 BUILD_DIR="$BUILD_DIR" scripts/fuzz.sh 20 || failed+=(fuzz)
 
 echo "== end-to-end and harness tests (pytest, target $TARGET)"

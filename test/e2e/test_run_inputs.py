@@ -58,6 +58,10 @@ def test_bad_inline_and_npz_inputs(compile_tool, run_tool, model_dir,
         (["--input", "x=4x64xq8=1"], r"unknown element type 'q8'"),
         (["--input", "x=4x64xi8=300"], r"'300' is not an integer in the "
                                        r"type's range"),
+        # (a scalar's bad value: the fuzzer found its message built from
+        # an empty list)
+        (["--input", "x=f32=0n5"], r"'0n5' is not a number \(a f32 value "
+                                   r"in 'f32=0n5'\)"),
         (["--input", "x=4x65xf32=1"], r"expected shape \[4, 64\], got "
                                       r"\[4, 65\]"),
         (["--input", "x=4x64xi32=1"], r"expected dtype float32, got int32"),

@@ -17,6 +17,9 @@
 namespace onnx_tosa::run {
 namespace {
 
+/// The most bytes an inline value may make (a splat of a large shape).
+constexpr uint64_t kMostInlineBytes = uint64_t(1) << 28;
+
 struct TypeName {
   const char *name;
   DType dtype;
@@ -167,8 +170,9 @@ bool parseInlineValue(const std::string &spec, NpyArray &out,
     return false;
   }
   std::vector<std::string> parts = split(spec.substr(0, eq), 'x');
-  if (!typeOf(parts.back(), out.dtype)) {
-    error = "unknown element type '" + parts.back() + "'" + usage;
+  std::string type = parts.back();
+  if (!typeOf(type, out.dtype)) {
+    error = "unknown element type '" + type + "'" + usage;
     return false;
   }
   parts.pop_back();
@@ -183,8 +187,9 @@ bool parseInlineValue(const std::string &spec, NpyArray &out,
     }
     out.shape.push_back(v);
     count *= uint64_t(v);
-    if (count > (uint64_t(1) << 31)) {
-      error = "'" + spec + "' has more than 2^31 elements";
+    if (count * dtypeSize(out.dtype) > kMostInlineBytes) {
+      error = "'" + spec + "' makes more than 256 MiB; give a value that "
+              "large as an .npy file";
       return false;
     }
   }
@@ -198,7 +203,7 @@ bool parseInlineValue(const std::string &spec, NpyArray &out,
   std::vector<uint8_t> bytes;
   for (const std::string &v : values)
     if (!appendValue(v, out.dtype, bytes, error)) {
-      error += " (a " + parts.back() + " value in '" + spec + "')";
+      error += " (a " + type + " value in '" + spec + "')";
       return false;
     }
   if (values.size() == 1) {
@@ -230,12 +235,28 @@ bool readNpz(const std::string &path,
     error = "cannot read '" + path + "'";
     return false;
   }
+  if (parseNpz(file.data(), file.size(), out, error))
+    return true;
+  error = "'" + path + "' is not a readable .npz archive: " + error;
+  return false;
+}
+
+bool parseNpz(const uint8_t *bytes, size_t size,
+              std::vector<std::pair<std::string, NpyArray>> &out,
+              std::string &error) {
+  struct View {
+    const uint8_t *data;
+    size_t n;
+    size_t size() const { return n; }
+    const uint8_t &operator[](size_t i) const { return data[i]; }
+    const uint8_t *begin() const { return data; }
+  } file{bytes, size};
   // Whether `n` bytes from `at` lie inside the file (without overflow).
   auto fits = [&](uint64_t at, uint64_t n) {
     return at <= file.size() && file.size() - at >= n;
   };
   auto corrupt = [&](const std::string &why) {
-    error = "'" + path + "' is not a readable .npz archive: " + why;
+    error = why;
     return false;
   };
   // The end-of-central-directory record: the last 22 bytes, or before a
@@ -294,23 +315,23 @@ bool readNpz(const std::string &path,
                     le16(&file[local + 28]);
     if (data > file.size() || packed > file.size() - data)
       return corrupt("'" + name + "' runs past the end");
-    std::vector<uint8_t> bytes;
+    std::vector<uint8_t> entry;
     if (method == 0) {
       if (packed != size)
         return corrupt("'" + name + "' is stored with two sizes");
-      bytes.assign(file.begin() + data, file.begin() + data + size);
+      entry.assign(file.begin() + data, file.begin() + data + size);
     } else if (method == 8) {
       // The declared size bounds the output: no more is inflated.
       if (size >= (uint64_t(1) << 32) || packed >= (uint64_t(1) << 32))
         return corrupt("'" + name + "' is a compressed entry of 4 GiB or "
                        "more (save it with numpy.savez, uncompressed)");
-      bytes.resize(size);
+      entry.resize(size);
       z_stream z{};
       if (inflateInit2(&z, -MAX_WBITS) != Z_OK)
         return corrupt("zlib failed to start");
-      z.next_in = &file[data];
+      z.next_in = const_cast<uint8_t *>(&file[data]);
       z.avail_in = static_cast<uInt>(packed);
-      z.next_out = bytes.data();
+      z.next_out = entry.data();
       z.avail_out = static_cast<uInt>(size);
       int rc = inflate(&z, Z_FINISH);
       bool whole = rc == Z_STREAM_END && z.total_out == size;
@@ -322,11 +343,11 @@ bool readNpz(const std::string &path,
                      std::to_string(method) +
                      " (numpy writes stored or deflated entries)");
     }
-    if (crc32_z(0, bytes.data(), bytes.size()) != crc)
+    if (crc32_z(0, entry.data(), entry.size()) != crc)
       return corrupt("'" + name + "' fails its CRC");
     NpyArray array;
     std::string why;
-    if (!parseNpy(bytes.data(), bytes.size(), array, why))
+    if (!parseNpy(entry.data(), entry.size(), array, why))
       return corrupt("'" + name + "': " + why);
     if (name.size() > 4 && name.compare(name.size() - 4, 4, ".npy") == 0)
       name.resize(name.size() - 4);

@@ -36,6 +36,11 @@ bool readNpz(const std::string &path,
              std::vector<std::pair<std::string, NpyArray>> &out,
              std::string &error);
 
+/// The same over an archive's bytes.
+bool parseNpz(const uint8_t *bytes, size_t size,
+              std::vector<std::pair<std::string, NpyArray>> &out,
+              std::string &error);
+
 } // namespace onnx_tosa::run
 
 #endif

@@ -172,3 +172,43 @@ def test_resumed_stages_give_the_same_artifact(compile_tool, run_tool,
             assert proc.returncode == 0, S.describe(proc)
             assert S.content_hash(run_tool, resumed) == \
                 S.content_hash(run_tool, direct), (target, stage)
+
+
+def test_constants_elided_on_a_terminal(compile_tool, model_dir, tmp_path):
+    """--emit read on a terminal leaves out constants of more than 16
+    elements (BERT-base's tosa stage is 680 MB with them); written to a file
+    it keeps them, so that it can be fed back; --elide-constants=N says
+    either way, and an elided stage fed back is refused with the reason."""
+    import os
+    import pty
+    import subprocess
+    model = model_dir / "mlp.onnx"
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen([compile_tool, model, "--emit=tosa"],
+                            stdout=follower, stderr=subprocess.PIPE)
+    os.close(follower)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(leader, 65536)
+        except OSError:  # the terminal closed with the process
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(leader)
+    assert proc.wait(timeout=60) == 0, proc.stderr.read()
+    assert b"dense_resource<__elided__>" in shown, shown[:400]
+    whole = tmp_path / "whole.mlir"
+    proc = S.call([compile_tool, model, "--emit=tosa", "-o", whole])
+    assert proc.returncode == 0, S.describe(proc)
+    assert "__elided__" not in whole.read_text()
+    assert len(shown) * 4 < len(whole.read_bytes())
+    elided = tmp_path / "elided.mlir"
+    proc = S.call([compile_tool, model, "--emit=tosa", "--elide-constants=16",
+                   "-o", elided])
+    assert proc.returncode == 0, S.describe(proc)
+    assert "dense_resource<__elided__>" in elided.read_text()
+    proc = S.call([compile_tool, elided, "-o", tmp_path / "m.otsa"])
+    assert_clean_error(proc, S.COMPILE)
+    assert_mentions(proc, r"printed with its constants elided", "the reason")

@@ -40,6 +40,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -266,6 +267,13 @@ cl::opt<unsigned> gemmPrefetch(
              "CUDA cores; warpgroup MMA: 1 to stages - 1, default stages - "
              "1, the other copies of the tiles for products left running)"),
     cl::init(kDefaults.gemmPrefetch), cl::Hidden, cl::cat(category));
+cl::opt<int> elideConstants(
+    "elide-constants",
+    cl::desc("--emit prints constants of more than N elements as "
+             "dense_resource<__elided__> (which cannot be fed back); "
+             "default: 16 when printing to a terminal, else every constant "
+             "whole; 0: whole"),
+    cl::value_desc("N"), cl::init(-1), cl::cat(category));
 cl::opt<std::string> dumpKernels(
     "dump-kernels",
     cl::desc("Also write every device module to DIR/<name>.ptx|.cubin|.spv"),
@@ -675,6 +683,12 @@ int main(int argc, char **argv) {
                   "and --absent-input apply to .onnx models; '" +
                   inputPath + "' is already imported");
     if (fromMlir) {
+      auto text = llvm::MemoryBuffer::getFile(inputPath.getValue());
+      if (text && (*text)->getBuffer().contains("dense_resource<__elided__>"))
+        return fail("'" + inputPath +
+                    "' was printed with its constants elided "
+                    "(dense_resource<__elided__>), which cannot be compiled; "
+                    "print the stage to a file, or with --elide-constants=0");
       module = parseSourceFile<ModuleOp>(inputPath.getValue(), &ctx);
       if (!module) {
         diags.report("import");
@@ -705,7 +719,16 @@ int main(int argc, char **argv) {
       return fail("import: the imported module is invalid");
     progress.end();
     auto print = [&](llvm::raw_ostream &os) {
-      module->print(os);
+      // A stage read on a terminal leaves the weights out (BERT-base's
+      // tosa stage is 680 MB with them); one written to a file keeps them,
+      // so that it can be fed back, unless --elide-constants says.
+      int limit = elideConstants >= 0 ? int(elideConstants)
+                  : os.is_displayed() ? 16
+                                      : 0;
+      OpPrintingFlags flags;
+      if (limit > 0)
+        flags.elideLargeElementsAttrs(limit);
+      module->print(os, flags);
       os << "\n";
     };
     if (emit == Emit::Onnx)

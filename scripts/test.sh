@@ -6,8 +6,9 @@
 # end-to-end model tests against onnxruntime and the harness tests
 # (pytest), on the default target (vulkan: lavapipe on a machine without a
 # GPU); in between, a short fuzzing run (the artifact and .npy readers, and
-# malformed models through the compiler and runtime); last, the model served
-# by Triton Inference Server under load.
+# malformed models through the compiler and runtime) and the runtime built
+# with ASan and UBSan running the conformance artifacts; last, the model
+# served by Triton Inference Server under load.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh || exit 1
@@ -40,6 +41,9 @@ echo "== the official TOSA conformance tests (a sample of operators) on our pipe
 
 echo "== fuzzing: the artifact, .npy, .npz and inline-input readers (20 s each; ASan, UBSan), 150 malformed models"
 BUILD_DIR="$BUILD_DIR" scripts/fuzz.sh 20 || failed+=(fuzz)
+
+echo "== the runtime under AddressSanitizer and UndefinedBehaviorSanitizer: its unit tests and the conformance artifacts"
+BUILD_DIR="$BUILD_DIR" scripts/sanitize.sh --target="$TARGET" || failed+=(sanitize)
 
 echo "== end-to-end and harness tests (pytest, target $TARGET)"
 export ONNX_TOSA_BIN_DIR="$PWD/$BUILD_DIR/bin"

@@ -460,7 +460,7 @@ int printOptions() {
   llvm::json::Array list;
   for (auto &entry : cl::getRegisteredOptions()) {
     cl::Option *o = entry.second;
-    if (entry.first != o->ArgStr || o == &listOptions ||
+    if (entry.first != o->ArgStr || o == &listOptions || o == &listTargets ||
         !llvm::is_contained(o->Categories, &category))
       continue;
     list.push_back(llvm::json::Object{

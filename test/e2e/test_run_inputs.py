@@ -53,6 +53,14 @@ def test_bad_inline_and_npz_inputs(compile_tool, run_tool, model_dir,
     flipped = bytearray(data)
     flipped[len(data) // 3] ^= 0xff  # inside x's bytes: the CRC catches it
     (tmp_path / "flipped.npz").write_bytes(bytes(flipped))
+    # A compressed entry that claims 2 GiB (the fuzzer's out-of-memory
+    # case): refused before anything is allocated.
+    np.savez_compressed(tmp_path / "claims.npz", x=np.zeros((4, 64),
+                                                            np.float32))
+    claims = bytearray((tmp_path / "claims.npz").read_bytes())
+    central = claims.rfind(b"PK\x01\x02")
+    claims[central + 24:central + 28] = (0x7ffffff0).to_bytes(4, "little")
+    (tmp_path / "claims.npz").write_bytes(bytes(claims))
     cases = [
         (["--input", "x=4x64xf32=1,2"], r"gives 2 values for 256 elements"),
         (["--input", "x=4x64xq8=1"], r"unknown element type 'q8'"),
@@ -68,6 +76,9 @@ def test_bad_inline_and_npz_inputs(compile_tool, run_tool, model_dir,
         (["--inputs", tmp_path / "garbage.npz"], r"not a readable \.npz"),
         (["--inputs", tmp_path / "truncated.npz"], r"not a readable \.npz"),
         (["--inputs", tmp_path / "flipped.npz"], r"fails its CRC"),
+        (["--inputs", tmp_path / "claims.npz"],
+         r"declares 2147483632 bytes, more than \d+ deflated bytes can "
+         r"make"),
         (["--inputs", "/dev/zero"], r"not a regular file"),
     ]
     for args, pattern in cases:

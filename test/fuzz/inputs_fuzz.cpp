@@ -34,7 +34,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   } else if (error.empty()) {
     std::abort();
   }
-  // The same bytes as an inline value (which makes at most 256 MiB).
+  // The same bytes as an inline value (which makes at most 64 MiB).
   std::string spec(reinterpret_cast<const char *>(data), size);
   NpyArray value;
   error.clear();

@@ -18,7 +18,7 @@ namespace onnx_tosa::run {
 namespace {
 
 /// The most bytes an inline value may make (a splat of a large shape).
-constexpr uint64_t kMostInlineBytes = uint64_t(1) << 28;
+constexpr uint64_t kMostInlineBytes = uint64_t(1) << 26;
 
 struct TypeName {
   const char *name;
@@ -188,7 +188,7 @@ bool parseInlineValue(const std::string &spec, NpyArray &out,
     out.shape.push_back(v);
     count *= uint64_t(v);
     if (count * dtypeSize(out.dtype) > kMostInlineBytes) {
-      error = "'" + spec + "' makes more than 256 MiB; give a value that "
+      error = "'" + spec + "' makes more than 64 MiB; give a value that "
               "large as an .npy file";
       return false;
     }
@@ -321,10 +321,16 @@ bool parseNpz(const uint8_t *bytes, size_t size,
         return corrupt("'" + name + "' is stored with two sizes");
       entry.assign(file.begin() + data, file.begin() + data + size);
     } else if (method == 8) {
-      // The declared size bounds the output: no more is inflated.
+      // The declared size bounds the output: no more is inflated. Deflate
+      // makes at most 1032 bytes of each (RFC 1951's longest match per
+      // 2-bit code), so a larger claim is a lie, not an allocation.
       if (size >= (uint64_t(1) << 32) || packed >= (uint64_t(1) << 32))
         return corrupt("'" + name + "' is a compressed entry of 4 GiB or "
                        "more (save it with numpy.savez, uncompressed)");
+      if (size > packed * 1032 + 64)
+        return corrupt("'" + name + "' declares " + std::to_string(size) +
+                       " bytes, more than " + std::to_string(packed) +
+                       " deflated bytes can make");
       entry.resize(size);
       z_stream z{};
       if (inflateInit2(&z, -MAX_WBITS) != Z_OK)

@@ -202,14 +202,6 @@ struct GridDependencyControlPass
   }
 };
 
-/// Whether `chip` ("sm_90a", "sm_100") is sm_90 or later.
-bool hasGridDependencyControl(StringRef chip) {
-  unsigned version = 0;
-  return chip.consume_front("sm_") &&
-         !chip.take_while(llvm::isDigit).getAsInteger(10, version) &&
-         version >= 90;
-}
-
 /// gpu-module-to-binary, with each distinct module compiled once and the
 /// modules compiled side by side: LLVM's NVPTX code generation (and ptxas,
 /// for cubins) runs once per kernel module, each in an LLVM context of its
@@ -311,7 +303,7 @@ void registerNvptxTargetPasses() {
 }
 
 void buildGpuToPtxPipeline(OpPassManager &pm, const NvptxOptions &opts) {
-  if (opts.gridDependencyControl && hasGridDependencyControl(opts.chip))
+  if (opts.gridDependencyControl)
     pm.addPass(
         std::make_unique<GridDependencyControlPass>(opts.launchDependents));
   pm.addNestedPass<gpu::GPUModuleOp>(

@@ -23,9 +23,9 @@ struct NvptxOptions {
   /// Emit a cubin (ptxas runs at compile time, so kernels load without the
   /// driver's JIT and PTX errors surface here) instead of PTX text.
   bool cubin = false;
-  /// sm_90+: kernels wait for the previous ones themselves, so that the
-  /// runtime may make their launches programmatic dependent launches
-  /// (GridDependencyControlPass).
+  /// Kernels wait for the previous ones themselves, so that the runtime may
+  /// make their launches programmatic dependent launches
+  /// (GridDependencyControlPass; sm_90+: TargetInfo::gridDependencyControl).
   bool gridDependencyControl = true;
   /// With it: kernels let the next one be scheduled once all their blocks
   /// have passed their wait for the previous ones (else once they have

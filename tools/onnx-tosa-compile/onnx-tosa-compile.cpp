@@ -809,7 +809,8 @@ int main(int argc, char **argv) {
       onnx_tosa::NvptxOptions nv;
       nv.chip = target.chip;
       nv.features = target.ptxFeatures();
-      nv.gridDependencyControl = gridDependencyControl;
+      nv.gridDependencyControl =
+          gridDependencyControl && target.gridDependencyControl;
       nv.launchDependents = launchDependents;
       nv.libdevice = onnx_tosa::findLibdevice(cudaPath);
       std::string toolkit = onnx_tosa::findCudaToolkitWithPtxas(cudaPath);

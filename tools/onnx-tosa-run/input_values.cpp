@@ -2,16 +2,15 @@
 #include "input_values.h"
 #include "host_tensors.h"
 
-#include <zlib.h>
+#include "file_io.h"
 
-#include <sys/stat.h>
+#include <zlib.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <limits>
 
 namespace onnx_tosa::run {
@@ -220,21 +219,9 @@ bool parseInlineValue(const std::string &spec, NpyArray &out,
 bool readNpz(const std::string &path,
              std::vector<std::pair<std::string, NpyArray>> &out,
              std::string &error) {
-  struct stat st;
-  if (::stat(path.c_str(), &st) != 0) {
-    error = "cannot read '" + path + "': " + std::strerror(errno);
+  std::vector<uint8_t> file;
+  if (!readRegularFile(path, ".npz archive", file, error))
     return false;
-  }
-  if (!S_ISREG(st.st_mode)) {
-    error = "'" + path + "' is not a regular file";
-    return false;
-  }
-  std::ifstream in(path, std::ios::binary);
-  std::vector<uint8_t> file(static_cast<size_t>(st.st_size));
-  if (!in.read(reinterpret_cast<char *>(file.data()), file.size())) {
-    error = "cannot read '" + path + "'";
-    return false;
-  }
   if (parseNpz(file.data(), file.size(), out, error))
     return true;
   error = "'" + path + "' is not a readable .npz archive: " + error;

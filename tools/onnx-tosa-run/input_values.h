@@ -30,8 +30,9 @@ bool parseInlineValue(const std::string &spec, NpyArray &out,
                       std::string &error);
 
 /// Every array of the .npz archive at `path` with its name (the entry's
-/// file name without ".npy"), stored or deflated; the archive must be a
-/// regular file, and every entry is checked against its size and CRC.
+/// file name without ".npy"), stored or deflated; the archive is read as the
+/// runtime reads files (readRegularFile: regular files only, bounded by their
+/// size), and every entry is checked against its size and CRC.
 bool readNpz(const std::string &path,
              std::vector<std::pair<std::string, NpyArray>> &out,
              std::string &error);

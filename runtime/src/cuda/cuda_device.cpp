@@ -390,7 +390,8 @@ Status cudaDeviceCount(int &count) {
 }
 
 /// CUDA device `ordinal`, checked to exist.
-Status cudaDeviceAt(int ordinal, const DriverApi *&api, CUdevice &dev) {
+static Status cudaDeviceAt(int ordinal, const DriverApi *&api,
+                           CUdevice &dev) {
   OT_RETURN_IF_ERROR(loadDriver(api));
   int count = 0;
   OT_RETURN_IF_ERROR(cudaDeviceCount(count));
@@ -404,28 +405,35 @@ Status cudaDeviceAt(int ordinal, const DriverApi *&api, CUdevice &dev) {
   return r == CUDA_SUCCESS ? okStatus() : driverError(*api, "cuDeviceGet", r);
 }
 
-Status cudaDeviceProperties(int ordinal, std::string &name,
-                            std::string &architecture, int &multiprocessors) {
-  const DriverApi *api = nullptr;
-  CUdevice dev = 0;
-  OT_RETURN_IF_ERROR(cudaDeviceAt(ordinal, api, dev));
+/// `dev`'s name, architecture (Device::architecture) and multiprocessors.
+static Status propertiesOf(const DriverApi &api, CUdevice dev,
+                           std::string &name, std::string &architecture,
+                           int &multiprocessors) {
   char text[256] = {};
-  CUresult r = api->cuDeviceGetName(text, sizeof(text) - 1, dev);
+  CUresult r = api.cuDeviceGetName(text, sizeof(text) - 1, dev);
   if (r != CUDA_SUCCESS)
-    return driverError(*api, "cuDeviceGetName", r);
+    return driverError(api, "cuDeviceGetName", r);
   name = text;
   int major = 0, minor = 0;
   for (auto [attribute, value] :
        {std::pair{kCuDeviceAttributeComputeCapabilityMajor, &major},
         std::pair{kCuDeviceAttributeComputeCapabilityMinor, &minor},
         std::pair{kCuDeviceAttributeMultiprocessorCount, &multiprocessors}})
-    if ((r = api->cuDeviceGetAttribute(value, attribute, dev)) != CUDA_SUCCESS)
-      return driverError(*api, "cuDeviceGetAttribute", r);
+    if ((r = api.cuDeviceGetAttribute(value, attribute, dev)) != CUDA_SUCCESS)
+      return driverError(api, "cuDeviceGetAttribute", r);
   // From 9.0 on each architecture also has architecture-specific
   // instructions (sm_90a's warpgroup MMA), which the device runs natively.
   architecture = "sm_" + std::to_string(major * 10 + minor) +
                  (major >= 9 ? "a" : "");
   return okStatus();
+}
+
+Status cudaDeviceProperties(int ordinal, std::string &name,
+                            std::string &architecture, int &multiprocessors) {
+  const DriverApi *api = nullptr;
+  CUdevice dev = 0;
+  OT_RETURN_IF_ERROR(cudaDeviceAt(ordinal, api, dev));
+  return propertiesOf(*api, dev, name, architecture, multiprocessors);
 }
 
 Status openCudaDevice(int ordinal, std::shared_ptr<Device> &out) {
@@ -435,7 +443,7 @@ Status openCudaDevice(int ordinal, std::shared_ptr<Device> &out) {
   std::string name, architecture;
   int multiprocessors = 0;
   OT_RETURN_IF_ERROR(
-      cudaDeviceProperties(ordinal, name, architecture, multiprocessors));
+      propertiesOf(*api, dev, name, architecture, multiprocessors));
   CUcontext ctx = nullptr;
   CUresult r = api->cuDevicePrimaryCtxRetain(&ctx, dev);
   if (r != CUDA_SUCCESS)

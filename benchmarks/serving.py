@@ -28,11 +28,8 @@ tritonclient[grpc] (scripts/requirements-serve.txt).
 import argparse
 import json
 import os
-import queue
 import signal
-import socket
 import statistics
-import subprocess
 import sys
 import threading
 import time
@@ -42,12 +39,8 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+sys.path.insert(0, str(REPO / "python"))
+from onnx_tosa import serving  # noqa: E402
 
 
 def model_and_inputs(name, work):
@@ -130,34 +123,16 @@ def summary(latencies, failed, wrong, elapsed):
 
 def serve_ours(path, device, instances, work):
     """onnx-tosa-serve in a subprocess, once ready; (process, grpc port)."""
-    ports = [free_port() for _ in range(3)]
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(
         [str(REPO / "python")] + [p for p in [env.get("PYTHONPATH")] if p])
-    args = [sys.executable, "-m", "onnx_tosa.serving", str(path),
-            "--name", "model", "--device", device, "--instances",
-            str(instances), "--address", "127.0.0.1",
-            "--http-port", str(ports[0]), "--grpc-port", str(ports[1]),
-            "--metrics-port", str(ports[2])]
+    args = ["--name", "model", "--device", device, "--instances",
+            str(instances)]
     if device.startswith("cuda"):
         args += ["--compile-option", "precision=fp16"]
-    log = open(Path(work) / "onnx-tosa-serve.log", "w")
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=log,
-                            text=True, env=env)
-    lines = queue.Queue()
-    threading.Thread(target=lambda: [lines.put(l) for l in proc.stdout],
-                     daemon=True).start()
-    deadline = time.monotonic() + 900
-    while True:
-        try:
-            if "ready" in lines.get(timeout=1):
-                return proc, ports[1]
-        except queue.Empty:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            raise RuntimeError(f"onnx-tosa-serve did not come up; see "
-                               f"{work}/onnx-tosa-serve.log")
+    proc, ports = serving.spawn(path, *args, env=env, timeout=900,
+                                log_path=Path(work) / "onnx-tosa-serve.log")
+    return proc, ports[1]
 
 
 def serve_torch(model, feeds, device, instances):
@@ -166,8 +141,6 @@ def serve_torch(model, feeds, device, instances):
     import torch
     from pytriton.model_config import ModelConfig, Tensor
     from pytriton.triton import Triton, TritonConfig
-    sys.path.insert(0, str(REPO / "python"))
-    from onnx_tosa import serving
     serving._python_library_first()
     module = model.to(device).half().eval()
     names = list(feeds)
@@ -190,11 +163,11 @@ def serve_torch(model, feeds, device, instances):
         args = [a.half() if a.is_floating_point() else a for a in args]
         y = module(*args)
         y = y[0] if isinstance(y, (tuple, list)) else y
-    port = free_port()
+    port = serving.free_port()
     triton = Triton(config=TritonConfig(
-        http_address="127.0.0.1", http_port=free_port(),
+        http_address="127.0.0.1", http_port=serving.free_port(),
         grpc_address="127.0.0.1", grpc_port=port,
-        metrics_port=free_port()))
+        metrics_port=serving.free_port()))
     triton.bind(model_name="model", infer_func=[infer] * instances,
                 inputs=[Tensor(name=n, dtype=x.dtype, shape=x.shape)
                         for n, x in feeds.items()],

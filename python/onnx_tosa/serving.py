@@ -35,9 +35,14 @@ import argparse
 import dataclasses
 import logging
 import os
+import queue
 import signal
+import socket
+import subprocess
 import sys
 import sysconfig
+import threading
+import time
 from pathlib import Path
 
 import numpy as np
@@ -232,6 +237,45 @@ def serve(models, *, devices=("auto",), instances=1, http_port=8000,
             ready()
         # (Returns once stop() was called.)
         triton.serve()
+
+
+def free_port():
+    """A TCP port free on the loopback interface now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def spawn(model, *args, log_path, env=None, timeout=240):
+    """Starts `onnx-tosa-serve MODEL ARGS` in a subprocess on free loopback
+    ports and waits until it says it is ready (for tests and benchmarks).
+    Returns (process, [http, grpc, metrics ports]); the server's log goes to
+    `log_path`. Raises RuntimeError with the log's end if it does not come
+    up within `timeout` seconds."""
+    ports = [free_port() for _ in range(3)]
+    log_path = Path(log_path)
+    logfile = open(log_path, "w")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "onnx_tosa.serving", str(model),
+         "--address", "127.0.0.1", "--http-port", str(ports[0]),
+         "--grpc-port", str(ports[1]), "--metrics-port", str(ports[2]),
+         *map(str, args)],
+        stdout=subprocess.PIPE, stderr=logfile, text=True, env=env)
+    logfile.close()  # (the child has its own descriptor)
+    lines = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(l) for l in proc.stdout],
+                     daemon=True).start()
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if "ready" in lines.get(timeout=1):
+                return proc, ports
+        except queue.Empty:
+            pass
+        if proc.poll() is not None or time.monotonic() > deadline:
+            proc.kill()
+            raise RuntimeError("onnx-tosa-serve did not come up:\n"
+                               + log_path.read_text()[-4000:])
 
 
 def _compile_options(pairs):

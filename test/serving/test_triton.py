@@ -27,6 +27,9 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "test" / "models"))
 import make_models  # noqa: E402
 
+sys.path.insert(0, str(REPO / "python"))
+from onnx_tosa import serving  # noqa: E402
+
 tritonclient_http = pytest.importorskip("tritonclient.http")
 tritonclient_grpc = pytest.importorskip("tritonclient.grpc")
 from tritonclient.utils import InferenceServerException  # noqa: E402
@@ -44,12 +47,6 @@ LOAD_SECONDS = 600
 STOP_SECONDS = 60
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def model(tmp_path_factory):
     out = tmp_path_factory.mktemp("model")
@@ -60,38 +57,21 @@ def start_server(model, tmp_path_factory, *extra):
     """onnx-tosa-serve with 2 instances of `model` on the Vulkan device,
     once it says it is ready; returns (process, [http, grpc, metrics
     ports])."""
-    ports = [free_port() for _ in range(3)]
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(
         [str(REPO / "python")] + [p for p in [env.get("PYTHONPATH")] if p])
     env.setdefault("ONNX_TOSA_BIN_DIR", str(REPO / "build" / "bin"))
     env["ONNX_TOSA_CACHE_DIR"] = str(tmp_path_factory.mktemp("cache"))
     log = tmp_path_factory.mktemp("log") / "server.log"
-    logfile = open(log, "w")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "onnx_tosa.serving", str(model),
-         "--device", os.environ.get("ONNX_TOSA_SERVE_DEVICE", "vulkan"),
-         "--instances", "2", "--address", "127.0.0.1",
-         "--http-port", str(ports[0]), "--grpc-port", str(ports[1]),
-         "--metrics-port", str(ports[2]), *extra],
-        stdout=subprocess.PIPE, stderr=logfile, text=True, env=env)
-    lines = queue.Queue()
-    threading.Thread(target=lambda: [lines.put(l) for l in proc.stdout],
-                     daemon=True).start()
-    deadline = time.monotonic() + START_SECONDS
-    while True:
-        try:
-            line = lines.get(timeout=1)
-        except queue.Empty:
-            line = ""
-        if "ready" in line:
-            break
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            pytest.fail("the server did not come up:\n"
-                        + log.read_text()[-4000:])
+    try:
+        proc, ports = serving.spawn(
+            model, "--device",
+            os.environ.get("ONNX_TOSA_SERVE_DEVICE", "vulkan"),
+            "--instances", "2", *extra, log_path=log, env=env,
+            timeout=START_SECONDS)
+    except RuntimeError as e:
+        pytest.fail(str(e))
     proc.log = log
-    proc.logfile = logfile
     return proc, ports
 
 
@@ -101,7 +81,6 @@ def server(model, tmp_path_factory):
     yield proc, ports
     if proc.poll() is None:
         proc.kill()
-    proc.logfile.close()
 
 
 def inputs_for(i):
@@ -262,7 +241,6 @@ def batched_server(batched_model, tmp_path_factory):
     yield proc, ports
     if proc.poll() is None:
         proc.kill()
-    proc.logfile.close()
 
 
 def test_dynamic_batching(batched_server, batched_model):

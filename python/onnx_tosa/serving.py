@@ -155,18 +155,12 @@ def _batched_infer_function(session, sizes):
     return infer
 
 
-def bind(triton, name, model, devices=("auto",), instances=1,
-         compile_options=None, progress=None, dynamic_batching=False,
-         max_queue_delay_us=1000):
-    """Adds model `name` to the running `triton` (a pytriton Triton):
-    `instances` sessions of `model` (an .onnx, compiled once into the cache,
-    or an .otsa artifact) on each of `devices`. With `dynamic_batching`,
-    Triton's batcher gathers requests for up to `max_queue_delay_us` into
-    batches the artifact was compiled for (batch_sizes). Returns the
-    sessions."""
+def open_sessions(name, model, devices=("auto",), instances=1,
+                  compile_options=None, progress=None):
+    """`instances` sessions of `model` (an .onnx, compiled once into the
+    cache, or an .otsa artifact) on each of `devices`: the instances of
+    model `name`."""
     from .session import InferenceSession
-    ModelConfig, Tensor, _, _ = _pytriton()
-    from pytriton.model_config import DynamicBatcher
     sessions = []
     for device in devices:
         for _ in range(instances):
@@ -175,6 +169,22 @@ def bind(triton, name, model, devices=("auto",), instances=1,
                 **(compile_options or {})))
             log.info("%s: instance %d on %s", name, len(sessions),
                      sessions[-1].device.id)
+    return sessions
+
+
+def bind(triton, name, model, devices=("auto",), instances=1,
+         compile_options=None, progress=None, dynamic_batching=False,
+         max_queue_delay_us=1000, sessions=None):
+    """Adds model `name` to `triton` (a pytriton Triton): `instances`
+    sessions of `model` on each of `devices` (open_sessions), or the given
+    `sessions`. With `dynamic_batching`, Triton's batcher gathers requests
+    for up to `max_queue_delay_us` into batches the artifact was compiled
+    for (batch_sizes). Returns the sessions."""
+    ModelConfig, Tensor, _, _ = _pytriton()
+    from pytriton.model_config import DynamicBatcher
+    if sessions is None:
+        sessions = open_sessions(name, model, devices, instances,
+                                 compile_options, progress)
     first = sessions[0]
     inputs = _tensors(first.get_inputs(), Tensor)
     outputs = _tensors(first.get_outputs(), Tensor)
@@ -205,6 +215,25 @@ def bind(triton, name, model, devices=("auto",), instances=1,
     return sessions
 
 
+# How often serve() starts Triton when an instance lost PyTriton's start-up
+# race (_lost_handshake_race).
+START_ATTEMPTS = 3
+
+
+def _lost_handshake_race(error):
+    """Whether Triton failed to load a model because an instance lost
+    PyTriton's start-up race: Triton's Python backend starts a model's
+    instances in parallel, the first one serves the model's configuration
+    on a Unix socket and the others read it from there; one that comes
+    before the first one listens (the socket file exists from bind() on,
+    or not yet after 1 s on a busy machine) fails the whole model. Seen
+    once in CI with 2 instances on 2 cores."""
+    text = str(error)
+    return "get_config_from_handshake_server" in text or (
+        "config.sock" in text and ("Connection refused" in text
+                                   or "Timeout" in text))
+
+
 def serve(models, *, devices=("auto",), instances=1, http_port=8000,
           grpc_port=8001, metrics_port=8002, address="0.0.0.0",
           compile_options=None, dynamic_batching=False, ready=None):
@@ -216,27 +245,41 @@ def serve(models, *, devices=("auto",), instances=1, http_port=8000,
     config = TritonConfig(http_address=address, http_port=http_port,
                           grpc_address=address, grpc_port=grpc_port,
                           metrics_port=metrics_port, exit_timeout_secs=5)
+    sessions = {name: open_sessions(name, model, devices, instances,
+                                    compile_options)
+                for name, model in models.items()}
     stop = []
-    with Triton(config=config) as triton:
-        for name, model in models.items():
-            bind(triton, name, model, devices, instances, compile_options,
-                 dynamic_batching=dynamic_batching)
-        triton.run()
-        log.info("serving %s: HTTP %s:%d, gRPC %s:%d, metrics :%d",
-                 ", ".join(models), address, http_port, address, grpc_port,
-                 metrics_port)
+    for attempt in range(1, START_ATTEMPTS + 1):
+        with Triton(config=config) as triton:
+            try:
+                for name, model in models.items():
+                    bind(triton, name, model, sessions=sessions[name],
+                         dynamic_batching=dynamic_batching)
+                triton.run()
+            except Exception as e:
+                if attempt == START_ATTEMPTS or not _lost_handshake_race(e):
+                    raise
+                log.warning("Triton could not start the instances (an "
+                            "instance asked for the configuration before "
+                            "the first one served it); starting again "
+                            "(%d of %d)", attempt + 1, START_ATTEMPTS)
+                continue
+            log.info("serving %s: HTTP %s:%d, gRPC %s:%d, metrics :%d",
+                     ", ".join(models), address, http_port, address,
+                     grpc_port, metrics_port)
 
-        def on_signal(signum, _frame):
-            log.info("signal %d: shutting down", signum)
-            stop.append(signum)
-            triton.stop()
+            def on_signal(signum, _frame):
+                log.info("signal %d: shutting down", signum)
+                stop.append(signum)
+                triton.stop()
 
-        signal.signal(signal.SIGTERM, on_signal)
-        signal.signal(signal.SIGINT, on_signal)
-        if ready:
-            ready()
-        # (Returns once stop() was called.)
-        triton.serve()
+            signal.signal(signal.SIGTERM, on_signal)
+            signal.signal(signal.SIGINT, on_signal)
+            if ready:
+                ready()
+            # (Returns once stop() was called.)
+            triton.serve()
+            return
 
 
 def free_port():

@@ -111,7 +111,11 @@ struct ot_session {
   std::vector<std::unique_ptr<ot_session>> variants;
   ot_session *lastRun = this;
 
-  Status load(const Artifact &a);
+  /// Loads the artifact's programs. A program with shape variants shares
+  /// its scratch between them (sharedScratch); a variant is given it.
+  Status load(const Artifact &a,
+              const std::vector<std::shared_ptr<DeviceBuffer>> *scratch =
+                  nullptr);
   /// The program (this session or a variant) whose inputs have the shapes
   /// of `in`; an error naming the shapes when none has.
   Status select(const ot_host_tensor *in, size_t numIn, ot_session *&chosen);
@@ -146,6 +150,12 @@ private:
               std::vector<const ot_host_tensor *> &outBySlot,
               std::vector<ot_host_tensor> &live);
   Status validate(const Artifact &a);
+  /// The scratch buffers the programs of `a` (its own and its variants')
+  /// take turns in: a session runs one program at a time, so the i-th
+  /// largest shareable buffer of every program (scratchOrder) is one buffer
+  /// of the largest of their sizes.
+  Status sharedScratch(const Artifact &a,
+                       std::vector<std::shared_ptr<DeviceBuffer>> &scratch);
   Status takeFrozenInputs(const ot_host_tensor *given, size_t count,
                           std::vector<ot_host_tensor> &rest);
   Status matchTensors(const char *role, const std::vector<TensorSlot> &slots,
@@ -237,14 +247,76 @@ Status ot_session::validate(const Artifact &a) {
   return okStatus();
 }
 
-Status ot_session::load(const Artifact &a) {
+namespace {
+
+/// The intermediate buffers of program `a` that its shape variants can
+/// share, the largest first: all of them, except, in the main program, the
+/// buffers of its outputs and their counts, which ot_session_output_tensor
+/// hands out (a variant's are read only by the run that wrote them).
+std::vector<size_t> scratchOrder(const Artifact &a, bool main) {
+  std::vector<bool> seen(a.buffers.size());
+  for (const TensorBinding &b : main ? a.outputs : std::vector<TensorBinding>{})
+    for (uint32_t i : {b.buffer, b.boundedDim >= 0 ? b.countBuffer : b.buffer})
+      if (i < seen.size())
+        seen[i] = true;
+  std::vector<size_t> order;
+  for (size_t i = 0; i < a.buffers.size(); ++i)
+    if (a.buffers[i].kind == BufferKind::Intermediate && !seen[i])
+      order.push_back(i);
+  std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+    return a.buffers[x].sizeBytes > a.buffers[y].sizeBytes;
+  });
+  return order;
+}
+
+} // namespace
+
+Status ot_session::sharedScratch(
+    const Artifact &a, std::vector<std::shared_ptr<DeviceBuffer>> &scratch) {
+  std::vector<const Artifact *> programs = {&a};
+  for (const Artifact &v : a.variants)
+    programs.push_back(&v);
+  std::vector<uint64_t> sizes;
+  for (const Artifact *p : programs) {
+    std::vector<size_t> order = scratchOrder(*p, p == &a);
+    if (sizes.size() < order.size())
+      sizes.resize(order.size());
+    for (size_t j = 0; j < order.size(); ++j)
+      sizes[j] = std::max(sizes[j], p->buffers[order[j]].sizeBytes);
+  }
+  for (size_t j = 0; j < sizes.size(); ++j) {
+    std::unique_ptr<DeviceBuffer> buffer;
+    OT_RETURN_IF_ERROR(device->allocate(sizes[j], buffer)
+                           .withContext("scratch buffer " + std::to_string(j) +
+                                        " of the shape variants"));
+    scratch.push_back(std::move(buffer));
+    memory.intermediate_bytes += sizes[j];
+  }
+  return okStatus();
+}
+
+Status ot_session::load(
+    const Artifact &a,
+    const std::vector<std::shared_ptr<DeviceBuffer>> *scratch) {
   modelName = a.modelName;
   frozenInputs = a.frozenInputs;
   OT_RETURN_IF_ERROR(validate(a));
 
+  std::vector<std::shared_ptr<DeviceBuffer>> ownScratch;
+  if (!scratch && !a.variants.empty()) {
+    OT_RETURN_IF_ERROR(sharedScratch(a, ownScratch));
+    scratch = &ownScratch;
+  }
   buffers.resize(a.buffers.size());
+  if (scratch) {
+    std::vector<size_t> order = scratchOrder(a, !a.variants.empty());
+    for (size_t j = 0; j < order.size(); ++j)
+      buffers[order[j]] = (*scratch)[j];
+  }
   for (size_t i = 0; i < a.buffers.size(); ++i) {
     const Buffer &b = a.buffers[i];
+    if (buffers[i])
+      continue; // shared scratch
     std::string what = "buffer " + std::to_string(i);
     Device::ConstantKey key;
     if (b.kind == BufferKind::Constant) {
@@ -305,7 +377,7 @@ Status ot_session::load(const Artifact &a) {
   for (const Artifact &v : a.variants) {
     auto variant = std::make_unique<ot_session>();
     variant->device = device;
-    OT_RETURN_IF_ERROR(variant->load(v).withContext(
+    OT_RETURN_IF_ERROR(variant->load(v, scratch).withContext(
         "shape variant " + std::to_string(variants.size() + 1)));
     const ot_session_memory_info &m = variant->memory;
     memory.weight_bytes += m.weight_bytes;

@@ -199,3 +199,43 @@ def test_python_api_runs_every_size(compiled, tmp_path, monkeypatch):
         np.testing.assert_allclose(
             y, S.onnxruntime_outputs(path, {"x": x})["y"], rtol=S.RTOL,
             atol=S.ATOL, err_msg=f"{name} at {values}")
+
+
+def test_variants_share_scratch_and_run_in_any_order(compiled, compile_tool,
+                                                      tmp_path, monkeypatch):
+    """The variants' scratch buffers are shared (a session runs one at a
+    time): the artifact's session holds less scratch than the separate
+    artifacts' sessions together, no more than the largest one's plus the
+    main program's (whose outputs ot_session_output_tensor hands out), and
+    runs its sizes in any order, each still equal to onnxruntime."""
+    import os
+    import sys
+    name, path, artifact, dims, shape_of, work = compiled
+    monkeypatch.setenv("ONNX_TOSA_BIN_DIR", str(S.BIN_DIR))
+    monkeypatch.setenv("ONNX_TOSA_LIBRARY",
+                       str(S.BIN_DIR.parent / "lib" / "libonnx_tosa_runtime.so"))
+    if not os.path.isfile(os.environ["ONNX_TOSA_LIBRARY"]):
+        pytest.skip("the runtime library is not built")
+    sys.path.insert(0, str(S.REPO / "python"))
+    import onnx_tosa
+    combos = combinations(dims)
+    singles = []
+    for k, values in enumerate(combos):
+        one = work / f"scratch{k}.otsa"
+        proc = S.compile_model(compile_tool, path, one,
+                               *[f"--dim={n}={v}" for n, v in values.items()])
+        assert proc.returncode == 0, S.describe(proc)
+        single = onnx_tosa.InferenceSession(one, device=S.DEVICE)
+        singles.append(single.memory()["intermediate_bytes"])
+    sess = onnx_tosa.InferenceSession(artifact, device=S.DEVICE)
+    shared = sess.memory()["intermediate_bytes"]
+    assert shared < sum(singles), (shared, singles)
+    assert shared <= max(singles) + singles[0], (shared, singles)
+    # Largest, smallest, then the rest backwards, then the largest again.
+    order = [combos[-1], combos[0]] + combos[::-1] + [combos[-1]]
+    for values in order:
+        x = RNG.uniform(-1, 1, shape_of(values)).astype(np.float32)
+        (y,) = sess.run(None, {"x": x})
+        np.testing.assert_allclose(
+            y, S.onnxruntime_outputs(path, {"x": x})["y"], rtol=S.RTOL,
+            atol=S.ATOL, err_msg=f"{name} at {values}")

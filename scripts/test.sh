@@ -2,7 +2,8 @@
 # Runs every test: unit and per-stage lit tests (ctest), the ONNX backend
 # conformance suite against its expected-failure list, every case's TOSA
 # through the official TOSA reference model against its list, a sample of
-# the official TOSA conformance tests compiled and run by us, then the
+# the official TOSA conformance tests compiled and run by us and its
+# negative (ERROR_IF) tests refused by our compiler, then the
 # end-to-end model tests against onnxruntime and the harness tests
 # (pytest), on the default target (vulkan: lavapipe on a machine without a
 # GPU); in between, a short fuzzing run (the artifact and .npy readers, and
@@ -38,6 +39,11 @@ echo "== every ONNX case's TOSA run by the official TOSA reference model"
 echo "== the official TOSA conformance tests (a sample of operators) on our pipeline ($TARGET)"
 .venv/bin/python test/tosa/cts.py -j "$(nproc)" --bin-dir "$BUILD_DIR/bin" \
   --target "$TARGET" --out "$BUILD_DIR/tosa-cts" || failed+=(tosa-cts)
+
+echo "== the official TOSA conformance suite's negative tests (every ERROR_IF graph): refused by our compiler"
+.venv/bin/python test/tosa/cts.py --test-type negative -j "$(nproc)" \
+  --bin-dir "$BUILD_DIR/bin" --target "$TARGET" \
+  --out "$BUILD_DIR/tosa-cts-negative" || failed+=(tosa-cts-negative)
 
 echo "== fuzzing: the artifact, .npy, .npz and inline-input readers (20 s each; ASan, UBSan), 150 malformed models"
 BUILD_DIR="$BUILD_DIR" scripts/fuzz.sh 20 || failed+=(fuzz)

@@ -509,6 +509,7 @@ struct PipelineCLOptions : PassPipelineOptions<PipelineCLOptions> {
 
 void registerTosaToGpuPasses() {
   PassRegistration<CopyToLinalgPass>();
+  registerPass([] { return createCheckErrorIfPass(); });
   registerPass([] { return createDistributeLoopsPass(256); });
   registerPass(createUpstreamWorkaroundsPass);
   registerPass(createFoldBoolTransposesPass);

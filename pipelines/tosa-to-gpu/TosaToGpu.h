@@ -134,6 +134,17 @@ void buildLinalgToGpuPipeline(mlir::OpPassManager &pm,
 std::unique_ptr<mlir::Pass> createDistributeLoopsPass(unsigned blockSize,
                                                       unsigned vectorWidth = 1);
 
+/// `onnx-tosa-check-error-if` (TOSA): refuses a graph that meets one of the
+/// specification's ERROR_IF conditions that LLVM 22's verifiers and
+/// tosa-validate leave unchecked (broadcast output shapes, RESIZE's batch
+/// and channels, SLICE's start and size, TILE's output), naming the op and
+/// the condition (CheckErrorIf.cpp).
+/// With level "8k", also the ranges of the TOSA 1.0 8K level (rank, tensor
+/// size, kernel, stride, pad, scale, tensor list size), which LLVM 22's
+/// tosa-validate checks wrongly for PAD; "none": no level.
+std::unique_ptr<mlir::Pass> createCheckErrorIfPass(llvm::StringRef level =
+                                                       "8k");
+
 /// `onnx-tosa-copy-to-linalg`: memref.copy → linalg.copy, so that copies
 /// (concat, pad, ...) become device loops like every other linalg op.
 std::unique_ptr<mlir::Pass> createCopyToLinalgPass();

@@ -9,7 +9,15 @@ onnx-tosa-run on a target) and judges our outputs with the specification's
 compliance modes (tosa_verify). Failures are compared with an
 expected-failure list, which only shrinks.
 
+The negative tests (--test-type negative) are graphs the specification
+says are errors (ERROR_IF): each must be refused by the compiler as invalid
+TOSA, not compiled. Those whose error is a wrong operand or result list
+(ERRORIF_WrongInputList, ERRORIF_WrongOutputList) cannot be told apart in
+MLIR, where an op's operands are fixed by its definition: tosa-opt drops
+the extra operand or fails to read the graph; they are counted apart.
+
   cts.py                                       # the CI sample
+  cts.py --test-type negative                  # every ERROR_IF test (CI)
   cts.py --operators all --per-operator 0      # every test (on demand; long)
 """
 import argparse
@@ -25,6 +33,8 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
 TOOLS = REPO / ".venv-tosa" / "bin"
 SUT = "onnx_tosa_sut"
+# Negative tests whose error is the op's operand or result list.
+UNREPRESENTABLE = re.compile(r"_ERRORIF_Wrong(Input|Output)List_")
 # A sample across the op families (elementwise, comparison, reduction,
 # data movement, contraction, pooling, type conversion); each operator
 # brings the tests the CTS selection gives it.
@@ -75,9 +85,26 @@ def main():
     p.add_argument("--per-operator", type=int, default=12,
                    help="run at most this many of each operator's tests, "
                         "spread evenly over its sorted list (0: all)")
-    p.add_argument("--xfail", type=Path, default=HERE / "xfail-cts.txt")
+    p.add_argument("--test-type", choices=["positive", "negative"],
+                   default="positive",
+                   help="positive tests (run and judged) or negative ones "
+                        "(ERROR_IF graphs, to be refused; default: every "
+                        "operator's, all of them)")
+    p.add_argument("--xfail", type=Path,
+                   help="default: xfail-cts.txt, or xfail-cts-negative.txt "
+                        "for the negative tests")
     p.add_argument("--update-xfail", action="store_true")
     args = p.parse_args()
+    negative = args.test_type == "negative"
+    if negative and "--operators" not in sys.argv:
+        args.operators = ["all"]
+    if negative and "--per-operator" not in sys.argv:
+        args.per_operator = 0
+    if args.xfail is None:
+        args.xfail = HERE / ("xfail-cts-negative.txt" if negative
+                             else "xfail-cts.txt")
+    if negative and "--out" not in sys.argv:
+        args.out = args.out.parent / (args.out.name + "-negative")
 
     env = dict(os.environ, PATH=f"{TOOLS}:{os.environ.get('PATH', '')}",
                PYTHONPATH=str(HERE / "cts"))
@@ -86,7 +113,7 @@ def main():
     if tests.exists():
         subprocess.run(["rm", "-rf", str(tests)], check=True)
     gen = ["tosa_verif_conformance_generator", "--profile", "tosa-pro-int",
-           "tosa-pro-fp", "--extension", "none", "--test-type", "positive",
+           "tosa-pro-fp", "--extension", "none", "--test-type", args.test_type,
            "--tosa-version", "1.0", "--output-type", "binary", "--seed", "42",
            "--ref-model-path", str(TOOLS / "tosa_reference_model"),
            "--output-directory", str(tests),
@@ -94,7 +121,7 @@ def main():
            str(args.jobs)]
     if args.operators != ["all"]:
         gen += ["--operators", *args.operators]
-    print(f"cts: generating the conformance tests of "
+    print(f"cts: generating the {args.test_type} conformance tests of "
           f"{'every operator' if args.operators == ['all'] else ', '.join(args.operators)}")
     g = subprocess.run(gen, env=env, capture_output=True, text=True)
     if g.returncode != 0:
@@ -126,14 +153,33 @@ def main():
            str(TOOLS / "tosa_reference_model"), "--sut-module",
            "runner.tosa_refmodel_compliance_sut_run", SUT,
            "--sut-module-args", f"{SUT}:bin={args.bin_dir}",
-           f"{SUT}:target={args.target}", "-j", str(args.jobs),
+           f"{SUT}:target={args.target}", "--test-type", args.test_type,
+           "-j", str(args.jobs),
            "--no-color", "--xunit-file", str(xunit)]
     r = subprocess.run(run, env=env, capture_output=True, text=True)
     if not xunit.is_file():
         print(r.stdout[-3000:], r.stderr[-3000:], file=sys.stderr)
         print("cts: the test runner wrote no results", file=sys.stderr)
         return 2
-    got = results(xunit)
+    # (Messages without this machine's paths: they go into the list.)
+    got = {n: m.replace(f"{tests}/", "").replace(f"{REPO}/", "")
+           for n, m in results(xunit).items()}
+    if negative:
+        unrepresentable = {n for n in got if UNREPRESENTABLE.search(n)}
+        refused = sum(1 for n, m in got.items()
+                      if not m and n not in unrepresentable)
+        accepted = sum(1 for n, m in got.items()
+                       if "UNEXPECTED_PASS" in m and n not in unrepresentable)
+        unread = sum(1 for n, m in got.items()
+                     if "tosa-opt:" in m and n not in unrepresentable)
+        print(f"cts: negative tests: {len(got)}; of the "
+              f"{len(got) - len(unrepresentable)} that MLIR can express, "
+              f"{refused} refused as invalid TOSA, {accepted} accepted, "
+              f"{unread} not read by tosa-opt, "
+              f"{len(got) - len(unrepresentable) - refused - accepted - unread}"
+              f" failed otherwise; {len(unrepresentable)} are a wrong "
+              f"operand or result list, which it cannot")
+        got = {n: m for n, m in got.items() if n not in unrepresentable}
     failed = {n: m for n, m in got.items() if m}
     listed = read_xfail(args.xfail)
     unexpected = sorted(set(failed) - listed)
@@ -149,10 +195,13 @@ def main():
         print(f"  {op}: {len(names)} failing")
     if args.update_xfail:
         args.xfail.write_text(
-            "# Official TOSA conformance tests (test/tosa/cts.py, the CI\n"
-            "# sample) that fail on onnx-tosa (vulkan), with the runner's\n"
+            f"# Official TOSA conformance tests (test/tosa/cts.py "
+            f"--test-type {args.test_type},\n"
+            f"# the CI selection) that fail on onnx-tosa ({args.target}), "
+            f"with the runner's\n"
             "# message. Only shrinks: rewrite deliberately with\n"
-            "#   test/tosa/cts.py --update-xfail\n" +
+            f"#   test/tosa/cts.py --test-type {args.test_type} "
+            "--update-xfail\n" +
             "".join(f"{n}  # {failed[n][:160]}\n" for n in sorted(failed)))
         print(f"cts: wrote {args.xfail}")
         return 0

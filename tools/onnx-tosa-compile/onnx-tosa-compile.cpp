@@ -142,6 +142,19 @@ cl::opt<Precision> precision(
                clEnumValN(Precision::Bf16, "bf16",
                           "the same in bfloat16 (CUDA only)")),
     cl::init(Precision::Fp32), cl::cat(category));
+enum class TosaLevel { None, Level8k };
+
+cl::opt<TosaLevel> tosaLevel(
+    "tosa-level",
+    cl::desc("A TOSA input (.mlir) is checked against the specification "
+             "before it is compiled: its ERROR_IF conditions, and the "
+             "ranges of this level"),
+    cl::values(clEnumValN(TosaLevel::Level8k, "8k",
+                          "the 8K level's ranges: rank, kernel, stride, "
+                          "scale at most 6, 8192, 8192, 2048 (default)"),
+               clEnumValN(TosaLevel::None, "none",
+                          "the full ranges of the data types")),
+    cl::init(TosaLevel::Level8k), cl::cat(category));
 cl::opt<std::string> chip(
     "chip",
     cl::desc("The CUDA chip: --chip=sm_80 is --target=cuda:sm_80 (sm_90a is "
@@ -287,6 +300,12 @@ cl::opt<bool> listOptions(
     cl::cat(category));
 
 constexpr const char *kTool = "onnx-tosa-compile";
+/// Every TOSA extension LLVM 22 knows: a TOSA input may use any of them
+/// (int64, shape and mxfp are the 1.1 draft's, whose rules it is checked by;
+/// 1.0's graphs are 1.1's).
+constexpr const char *kTosaExtensions =
+    "int16,int4,bf16,fp8e4m3,fp8e5m2,fft,variable,controlflow,doubleround,"
+    "inexactround,dynamic,mxfp,int64,shape";
 
 int fail(const llvm::Twine &msg) {
   llvm::errs() << kTool << ": error: " << msg << "\n";
@@ -733,6 +752,28 @@ int main(int argc, char **argv) {
     };
     if (emit == Emit::Onnx)
       return emitted = true, writeText(print);
+
+    // Graphs that are not ours are held to the specification: a graph it
+    // says is an error (ERROR_IF) is refused, not compiled into something.
+    // Data types outside its profiles (i8 ADD, say) are not an error but a
+    // profile's choice: what the lowering handles is compiled.
+    if (fromMlir && hasTosa && !hasOnnx)
+      if (int rc = runPasses(
+              *module, diags, progress, "validation", [](OpPassManager &pm) {
+                // The level is checked by ours (createCheckErrorIfPass says
+                // why).
+                onnx_tosa::addPassPipeline(
+                    pm, std::string("tosa-attach-target{"
+                                    "specification_version=1.1.draft "
+                                    "profiles=pro_int,pro_fp extensions=") +
+                            kTosaExtensions +
+                            " level=none},tosa-validate{"
+                            "strict-op-spec-alignment "
+                            "allow-invalid-op-datatype-combinations}");
+                pm.addPass(onnx_tosa::createCheckErrorIfPass(
+                    tosaLevel == TosaLevel::Level8k ? "8k" : "none"));
+              }))
+        return rc;
 
     if (hasOnnx || !fromMlir)
       if (int rc = runPasses(

@@ -22,6 +22,11 @@ scripts/requirements-test.txt). A case ends in one status:
   skipped       a case whose inputs are not tensors (sequences, optionals)
   timeout       a step ran past --timeout seconds
 
+Each emitted module is also checked against the specification's 8K level
+and ERROR_IF conditions (onnx-tosa-check-error-if, as a TOSA input to the
+compiler is; our legalization is held only to level none): a count and the
+reasons are printed, not judged.
+
   reference_model.py [-j N] [-k REGEX] [--limit N] [--results FILE.json]
                      [--xfail FILE | --update-xfail] [--bin-dir DIR]
 
@@ -225,6 +230,25 @@ def check(case, tools, work, timeout):
     if rc != 0:
         return {"status": "serialize", "detail": "strip-boundary-casts: " +
                 first_line(err)}
+    level = check_level(tools, pure, timeout)
+    r = run_reference(case, tools, work, pure, timeout)
+    r["level_8k"] = level
+    return r
+
+
+def check_level(tools, pure, timeout):
+    """'' where the TOSA is within the specification's 8K level (and its
+    ERROR_IFs: onnx-tosa-check-error-if), else the first error."""
+    rc, _, err = run([tools["opt"], pure, "--onnx-tosa-check-error-if",
+                      "-o", os.devnull], timeout)
+    if rc == 0:
+        return ""
+    return next((l for l in err.splitlines() if "error" in l),
+                first_line(err)) or f"exit {rc}"
+
+
+def run_reference(case, tools, work, pure, timeout):
+    """The pure TOSA serialized and run by the reference model."""
     tosa = pure.read_text()
     arguments, results, bounded = signature(tosa)
     if arguments is None:
@@ -366,6 +390,13 @@ def main():
                         for r in results.values() if r["status"] != "pass")
     for (status, detail), n in by_detail.most_common(8):
         print(f"  {n:4} {status}: {detail}")
+    levels = [r["level_8k"] for r in results.values() if "level_8k" in r]
+    outside = Counter(re.sub(r"\b\d+\b", "_", l.split("error: ")[-1])[:90]
+                      for l in levels if l)
+    print(f"TOSA 8K level: {len(levels) - sum(outside.values())} of "
+          f"{len(levels)} emitted modules within it (and no ERROR_IF)")
+    for detail, n in outside.most_common(8):
+        print(f"  {n:4} outside: {detail}")
 
     if args.gpu_results and args.gpu_results.is_file():
         gpu = json.loads(args.gpu_results.read_text())["cases"]

@@ -60,6 +60,7 @@ TargetInfo vulkan() {
   t.staticSharedBytes = 48 * KiB;
   t.maxSharedBytesPerBlock = 48 * KiB;
   t.sharedBytesPerMultiprocessor = 48 * KiB;
+  t.maxBufferBytes = int64_t(1) << 27;
   return t;
 }
 

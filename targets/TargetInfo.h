@@ -64,6 +64,11 @@ struct TargetInfo {
   bool asyncCopy = false;
   /// Programmatic dependent launch (griddepcontrol: sm_90+).
   bool gridDependencyControl = false;
+  /// Bytes one kernel may bind in one buffer; 0: no limit. Vulkan
+  /// guarantees storage buffer ranges of 2^27 bytes (maxStorageBufferRange's
+  /// required minimum; lavapipe has no more): a weight larger than that is
+  /// split at compile time (onnx-tosa-split-large-constants).
+  int64_t maxBufferBytes = 0;
   /// The PTX ISA version the code is written in (80: 8.0): the chip's
   /// minimum, and at least 8.0, which every CUDA 12+ driver JITs.
   int ptxVersion = 0;

@@ -300,6 +300,8 @@ void buildTosaToLinalgPipeline(OpPassManager &pm,
   addPassPipeline(pm, "func.func(tosa-optional-decompositions),canonicalize,"
                       "func.func(tosa-infer-shapes,tosa-make-broadcastable)");
   pm.addNestedPass<func::FuncOp>(createFoldBoolTransposesPass());
+  // Weights larger than a kernel may bind (Vulkan: 128 MiB) in blocks.
+  pm.addNestedPass<func::FuncOp>(createSplitLargeConstantsPass());
   // ONNX is NCHW and TOSA's convolutions and pools NHWC: the layout
   // transposes the legalization puts around each of them cancel through the
   // elementwise ops between (on ResNet-50, 102 transposes become 7).
@@ -510,6 +512,7 @@ struct PipelineCLOptions : PassPipelineOptions<PipelineCLOptions> {
 void registerTosaToGpuPasses() {
   PassRegistration<CopyToLinalgPass>();
   registerPass([] { return createCheckErrorIfPass(); });
+  registerPass(createSplitLargeConstantsPass);
   registerPass([] { return createDistributeLoopsPass(256); });
   registerPass(createUpstreamWorkaroundsPass);
   registerPass(createFoldBoolTransposesPass);

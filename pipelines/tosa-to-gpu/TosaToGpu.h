@@ -145,6 +145,12 @@ std::unique_ptr<mlir::Pass> createDistributeLoopsPass(unsigned blockSize,
 std::unique_ptr<mlir::Pass> createCheckErrorIfPass(llvm::StringRef level =
                                                        "8k");
 
+/// `onnx-tosa-split-large-constants{max-bytes=N}` (TOSA): a MATMUL whose
+/// constant right-hand side is larger than a kernel may bind in one buffer
+/// (the target's maxBufferBytes, or N) becomes MATMULs of column blocks of
+/// it joined by a CONCAT (SplitLargeConstants.cpp).
+std::unique_ptr<mlir::Pass> createSplitLargeConstantsPass();
+
 /// `onnx-tosa-copy-to-linalg`: memref.copy → linalg.copy, so that copies
 /// (concat, pad, ...) become device loops like every other linalg op.
 std::unique_ptr<mlir::Pass> createCopyToLinalgPass();

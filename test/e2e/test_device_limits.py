@@ -96,3 +96,45 @@ def test_lstm_of_40_steps_fits_the_device(compile_tool, run_tool, tmp_path):
     for name in ("y", "y_h"):
         np.testing.assert_allclose(got[name], want[name], rtol=S.RTOL,
                                    atol=S.ATOL)
+
+
+def test_weight_over_the_buffer_range_runs(compile_tool, run_tool, tmp_path):
+    """A fully connected layer whose weight (9216 x 4096 f32, 144 MiB, as in
+    AlexNet) is larger than a Vulkan storage buffer may be (128 MiB, the
+    Vulkan minimum and lavapipe's limit): it is split into column blocks
+    under the limit at compile time, where lavapipe refused to load it
+    before. Random weights, against onnxruntime."""
+    if S.TARGET != "vulkan":
+        pytest.skip("the buffer range limit is Vulkan's")
+    k, n = 9216, 4096
+    rng = np.random.default_rng(9216)
+    w = onnx.numpy_helper.from_array(
+        rng.uniform(-0.02, 0.02, (n, k)).astype(np.float32), "W")
+    b = onnx.numpy_helper.from_array(
+        rng.uniform(-1, 1, (n,)).astype(np.float32), "B")
+    graph = helper.make_graph(
+        [helper.make_node("Gemm", ["x", "W", "B"], ["h"], transB=1),
+         helper.make_node("Relu", ["h"], ["y"])], "fc_144mib",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [2, k])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2, n])],
+        initializer=[w, b])
+    path = tmp_path / "model.onnx"
+    onnx.save_model(helper.make_model(
+        graph, ir_version=8, opset_imports=[helper.make_opsetid("", 13)]),
+        path)
+    feeds = {"x": rng.uniform(-1, 1, (2, k)).astype(np.float32)}
+    _, _, got = S.compile_and_run(compile_tool, run_tool, path, feeds, tmp_path)
+    # (Sums of 9216 products: the tolerance of the other e2e models.)
+    np.testing.assert_allclose(got["y"], S.onnxruntime_outputs(path, feeds)["y"],
+                               rtol=S.RTOL, atol=S.ATOL)
+    # No kernel binds a buffer over the limit (lavapipe would refuse to load
+    # it, but a device with a larger limit would not).
+    gpu = S.call([compile_tool, path, "--target=vulkan", "--emit=gpu",
+                  "--elide-constants=1"])
+    assert gpu.returncode == 0, S.describe(gpu)
+    kernels = re.findall(r"gpu\.func @\w+\(([^)]*)\)", gpu.stdout)
+    sizes = [4 * int(np.prod([int(d) for d in dims.split("x")]))
+             for args in kernels
+             for dims in re.findall(r"memref<([\dx]+)xf32", args)]
+    assert sizes and max(sizes) <= 1 << 27, sorted(sizes)[-4:]
+    assert max(sizes) >= 1 << 25, sorted(sizes)[-4:]  # (the weight's blocks)

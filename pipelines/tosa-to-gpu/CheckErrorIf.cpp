@@ -143,6 +143,10 @@ struct Level {
       maxTensorListSize;
 };
 constexpr Level kLevel8k = {6, 8192, 8192, 256, 31, 64};
+/// What a user whose graph is outside the level can do about it.
+constexpr llvm::StringLiteral kLevelHint =
+    " (a limit of the 8K level, not an error of the graph; "
+    "onnx-tosa-compile --tosa-level=none lifts it)";
 
 /// Every ranked tensor an op reads or writes: rank <= MAX_RANK and
 /// size in bytes <= (1 << MAX_LOG2_SIZE) - 1.
@@ -155,7 +159,7 @@ LogicalResult checkTensors(Operation *op, const Level &level) {
     if (t.getRank() > level.maxRank)
       return op->emitOpError("level 8K: ")
              << role << " " << index << " has rank " << t.getRank()
-             << "; MAX_RANK is " << level.maxRank;
+             << "; MAX_RANK is " << level.maxRank << kLevelHint;
     if (!t.hasStaticShape())
       return success();
     uint64_t bits = t.getElementType().isIntOrFloat()
@@ -168,7 +172,7 @@ LogicalResult checkTensors(Operation *op, const Level &level) {
         return op->emitOpError("level 8K: ")
                << role << " " << index << " (" << t
                << ") is larger than 2^" << level.maxLog2Size
-               << " - 1 bytes";
+               << " - 1 bytes" << kLevelHint;
       bytes *= static_cast<uint64_t>(d);
     }
     return success();
@@ -183,7 +187,7 @@ LogicalResult checkTensors(Operation *op, const Level &level) {
       op->getNumOperands() > static_cast<unsigned>(level.maxTensorListSize))
     return op->emitOpError("level 8K: ")
            << op->getNumOperands() << " inputs; MAX_TENSOR_LIST_SIZE is "
-           << level.maxTensorListSize;
+           << level.maxTensorListSize << kLevelHint;
   return success();
 }
 
@@ -194,7 +198,7 @@ LogicalResult atMost(Operation *op, ArrayRef<int64_t> values, int64_t limit,
     if (v > limit)
       return op->emitOpError("level 8K: ")
              << name << "[" << i << "] is " << v << "; " << limitName
-             << " is " << limit;
+             << " is " << limit << kLevelHint;
   return success();
 }
 

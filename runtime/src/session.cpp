@@ -255,10 +255,11 @@ namespace {
 /// hands out (a variant's are read only by the run that wrote them).
 std::vector<size_t> scratchOrder(const Artifact &a, bool main) {
   std::vector<bool> seen(a.buffers.size());
-  for (const TensorBinding &b : main ? a.outputs : std::vector<TensorBinding>{})
-    for (uint32_t i : {b.buffer, b.boundedDim >= 0 ? b.countBuffer : b.buffer})
-      if (i < seen.size())
-        seen[i] = true;
+  if (main)
+    for (const TensorBinding &b : a.outputs)
+      for (uint32_t i : {b.buffer, b.boundedDim >= 0 ? b.countBuffer : b.buffer})
+        if (i < seen.size())
+          seen[i] = true;
   std::vector<size_t> order;
   for (size_t i = 0; i < a.buffers.size(); ++i)
     if (a.buffers[i].kind == BufferKind::Intermediate && !seen[i])

@@ -151,7 +151,7 @@ cl::opt<TosaLevel> tosaLevel(
              "ranges of this level"),
     cl::values(clEnumValN(TosaLevel::Level8k, "8k",
                           "the 8K level's ranges: rank, kernel, stride, "
-                          "scale at most 6, 8192, 8192, 2048 (default)"),
+                          "scale at most 6, 8192, 8192, 256 (default)"),
                clEnumValN(TosaLevel::None, "none",
                           "the full ranges of the data types")),
     cl::init(TosaLevel::Level8k), cl::cat(category));
